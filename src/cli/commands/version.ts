@@ -1,0 +1,31 @@
+import type { Command } from 'commander';
+import { clientVersion } from '../../core/version.js';
+import { resolveGlobals } from '../globals.js';
+
+export function register(program: Command): Command {
+  return program
+    .command('version')
+    .description('Print the client and server version information')
+    .option('--client', 'Print the client version only', false)
+    .option('--short', 'Print the version number(s) only, with no additional output', false)
+    .option('--proxy', 'Print data-plane versions', false)
+    .option('-n, --namespace <ns>', 'Namespace to use for --proxy versions (default: all namespaces)')
+    .action(async (opts: { client: boolean; short: boolean; proxy: boolean; namespace?: string }) => {
+      const client = clientVersion();
+      const out: string[] = [opts.short ? client : `Client version: ${client}`];
+      if (!opts.client) {
+        const globals = resolveGlobals(program);
+        const { readVersions } = await import('../../core/kube/versions.js');
+        const v = await readVersions(globals, { proxy: opts.proxy, namespace: opts.namespace });
+        out.push(opts.short ? v.server : `Server version: ${v.server}`);
+        if (opts.proxy) {
+          if (v.proxies === undefined) out.push(opts.short ? 'unavailable' : 'Proxy versions: unavailable');
+          else {
+            if (!opts.short) out.push('Proxy versions:');
+            for (const [ver, n] of v.proxies) out.push(opts.short ? ver : `\t${ver} (${n} pods)`);
+          }
+        }
+      }
+      process.stdout.write(out.join('\n') + '\n');
+    });
+}

@@ -1,0 +1,88 @@
+import { Command, CommanderError } from 'commander';
+import { isUserError } from '../core/errors.js';
+import { addGlobalFlags } from './globals.js';
+
+/**
+ * A subcommand is registered only when it runs (or when help lists them all), so start-up
+ * loads one command module and none of the heavy libraries the others need.
+ */
+interface CommandEntry {
+  name: string;
+  aliases?: string[];
+  load: () => Promise<{ register: (program: Command) => Command }>;
+}
+
+const COMMANDS: CommandEntry[] = [
+  { name: 'check', load: () => import('./commands/check.js') },
+  { name: 'completion', load: () => import('./commands/completion.js') },
+  { name: 'inject', load: () => import('./commands/inject.js') },
+  { name: 'install', load: () => import('./commands/install.js') },
+  { name: 'uninject', load: () => import('./commands/uninject.js') },
+  { name: 'version', load: () => import('./commands/version.js') },
+];
+
+/** Global flags that take a value, so the first positional argument can be found without parsing. */
+const VALUE_FLAGS = new Set(['-L', '--linkerd-namespace', '--cni-namespace', '--kubeconfig', '--context', '--as', '--as-group', '--api-addr']);
+
+function firstPositional(args: string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--') return args[i + 1];
+    if (a.startsWith('-')) {
+      if (VALUE_FLAGS.has(a)) i++;
+      continue;
+    }
+    return a;
+  }
+  return undefined;
+}
+
+export function buildProgram(): Command {
+  const program = new Command('linkerd')
+    .description('linkerd manages the Linkerd service mesh.')
+    .showSuggestionAfterError(true)
+    .configureOutput({ outputError: (str, write) => write(str) })
+    .exitOverride();
+  addGlobalFlags(program);
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const args = argv.slice(2);
+  const program = buildProgram();
+  const wanted = firstPositional(args);
+  const entry = COMMANDS.find((c) => c.name === wanted || c.aliases?.includes(wanted ?? ''));
+  const toLoad = entry ? [entry] : COMMANDS;
+  for (const c of toLoad) (await c.load()).register(program);
+
+  if (wanted && !entry && !['help'].includes(wanted)) {
+    const { runPlugin } = await import('./plugin.js');
+    process.exitCode = await runPlugin(args);
+    return;
+  }
+
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    process.exitCode = reportError(e, args.includes('--verbose'));
+  }
+}
+
+/** The one error path: one line on stderr, a stack trace only with --verbose. */
+export function reportError(e: unknown, verbose: boolean): number {
+  if (e instanceof CommanderError) {
+    // commander already printed its message (help and version exit 0)
+    return e.exitCode;
+  }
+  if (isUserError(e)) {
+    process.stderr.write(`Error: ${e.message}\n`);
+    if (e.hint) process.stderr.write(`${e.hint}\n`);
+    if (verbose && e.stack) process.stderr.write(`${e.stack}\n`);
+    return e.exitCode;
+  }
+  const err = e instanceof Error ? e : new Error(String(e));
+  process.stderr.write(`Error: ${err.message}\n`);
+  if (verbose) process.stderr.write(`${err.stack}\n`);
+  else process.stderr.write('This is a bug in linkerd-ts; run again with --verbose and report the output.\n');
+  return 1;
+}

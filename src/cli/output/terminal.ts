@@ -1,0 +1,44 @@
+/**
+ * Terminal rules, in one place: colour and spinners only when the stream is a TTY and
+ * neither CI nor NO_COLOR is set. chalk and ora are loaded only when they will be used.
+ */
+export function isInteractive(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (!stream.isTTY) return false;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0') return false;
+  return true;
+}
+
+export interface Paint {
+  green(s: string): string;
+  yellow(s: string): string;
+  red(s: string): string;
+  bold(s: string): string;
+}
+
+const plain: Paint = { green: (s) => s, yellow: (s) => s, red: (s) => s, bold: (s) => s };
+
+/** A painter for the given stream: chalk when interactive, identity functions otherwise. */
+export async function painterFor(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): Promise<Paint> {
+  if (!isInteractive(stream, env)) return plain;
+  const { Chalk } = await import('chalk');
+  const c = new Chalk({ level: 1 });
+  return { green: (s) => c.green(s), yellow: (s) => c.yellow(s), red: (s) => c.red(s), bold: (s) => c.bold(s) };
+}
+
+export const plainPaint = plain;
+
+export interface Spinner {
+  text(s: string): void;
+  stop(): void;
+}
+
+const noSpinner: Spinner = { text: () => {}, stop: () => {} };
+
+/** An ora spinner on the stream when interactive, a no-op otherwise. */
+export async function spinnerFor(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): Promise<Spinner> {
+  if (!isInteractive(stream, env)) return noSpinner;
+  const { default: ora } = await import('ora');
+  const s = ora({ stream, isEnabled: true }).start();
+  return { text: (t) => { s.text = t; }, stop: () => s.stop() };
+}
