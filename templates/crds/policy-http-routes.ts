@@ -1,0 +1,84 @@
+import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from 'kubernetes-types/apiextensions/v1.js';
+import type { CrdContext } from './crd-context.js';
+import { namespacedCrd } from './namespaced-crd.js';
+import {
+  backendRefs,
+  filteredBackendRef,
+  filters,
+  hostnames,
+  httpRouteMatches,
+  httpRouteTimeouts,
+  matchEverythingRules,
+  parentRefs,
+  routeStatus,
+  type FilterType,
+} from './route-schemas.js';
+import { arr, described, int, obj, resource, str, type Schema } from './schema.js';
+
+const GROUP = 'policy.linkerd.io';
+
+/** Linkerd's HTTPRoute predates mirroring, URL rewrites and extension filters. */
+const RULE_FILTERS: FilterType[] = ['RequestHeaderModifier', 'RequestRedirect'];
+const BACKEND_FILTERS: FilterType[] = ['RequestHeaderModifier', 'ResponseHeaderModifier', 'RequestRedirect'];
+
+/** How each served version differs from the one before it. */
+interface Revision {
+  /** v1beta2 adopted Gateway API's weighted, typed backendRefs and bounded parentRef ports. */
+  gatewayBackends: boolean;
+  /** v1beta3 added per-rule timeouts. */
+  timeouts: boolean;
+}
+
+const REVISIONS: Record<string, Revision> = {
+  v1alpha1: { gatewayBackends: false, timeouts: false },
+  v1beta1: { gatewayBackends: false, timeouts: false },
+  v1beta2: { gatewayBackends: true, timeouts: false },
+  v1beta3: { gatewayBackends: true, timeouts: true },
+};
+
+/** The first backends: a Service name and port, its namespace defaulting to "default". */
+const legacyBackendRefs = (): Schema =>
+  arr(
+    obj({
+      name: str(),
+      port: int(),
+      namespace: str({ default: 'default' }),
+      filters: filters(BACKEND_FILTERS),
+    }),
+  );
+
+function httpRouteSchema({ gatewayBackends, timeouts }: Revision): Schema {
+  const rule = obj({
+    backendRefs: gatewayBackends ? backendRefs(filteredBackendRef(BACKEND_FILTERS)) : legacyBackendRefs(),
+    filters: filters(RULE_FILTERS),
+    matches: httpRouteMatches({ strictQueryParamNames: false }),
+    ...(timeouts ? { timeouts: httpRouteTimeouts({ format: 'duration' }) } : {}),
+  });
+  const spec = obj({
+    hostnames: hostnames(),
+    parentRefs: parentRefs({ defaultGroup: GROUP, boundedPort: gatewayBackends }),
+    rules: described('Matchers, filters and backends.', arr(rule, { maxItems: 16, default: matchEverythingRules() })),
+  });
+  return resource(spec, routeStatus(GROUP));
+}
+
+/** HTTPRoute (policy.linkerd.io): Linkerd's own copy of the Gateway API HTTPRoute, for mesh routing and policy. */
+export function policyHttpRoutesCrd(ctx: CrdContext): CustomResourceDefinition {
+  const versions: CustomResourceDefinitionVersion[] = Object.entries(REVISIONS).map(([name, revision]) => ({
+    name,
+    served: true,
+    storage: name === 'v1beta3',
+    subresources: { status: {} },
+    schema: { openAPIV3Schema: httpRouteSchema(revision) },
+    additionalPrinterColumns: [
+      { name: 'Hostnames', type: 'string', jsonPath: '.spec.hostnames' },
+      { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+    ],
+  }));
+
+  return namespacedCrd(ctx, {
+    group: GROUP,
+    names: { kind: 'HTTPRoute', listKind: 'HTTPRouteList', plural: 'httproutes', singular: 'httproute' },
+    versions,
+  });
+}
