@@ -1,0 +1,571 @@
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { UserError } from '../errors.js';
+import { DEFAULT_REGISTRY, LINKERD_VERSION } from '../version.js';
+import { haOverlay } from './defaults.js';
+import { normalizeGoDuration } from './duration.js';
+import { mergeNonEmpty } from './merge.js';
+import { wholeCPUCores } from './quantity.js';
+import type { Values } from './schema.js';
+import { deepClone } from './tree.js';
+
+/*
+ * THE table of install/upgrade/inject flags that change values (cli/cmd/options.go). Each entry says
+ * which group it belongs to, how it parses, its default and help text, and how it changes the values.
+ * Only flags the user set are applied, in table order — linkerd's ApplySetFlags — so `--ha` (early in
+ * group B) merges the HA overlay before `--controller-replicas` or the proxy resource flags override it.
+ */
+
+/** A: install only; B: install + upgrade; C: proxy flags (install, upgrade, inject); D: inject only. */
+export type FlagGroup = 'A' | 'B' | 'C' | 'D';
+export type FlagKind = 'string' | 'bool' | 'int' | 'duration' | 'stringSlice';
+export type FlagValue = string | boolean | number | readonly string[];
+export type ValueCommand = 'install' | 'upgrade' | 'inject';
+
+export const GROUP_COMMANDS: Readonly<Record<FlagGroup, readonly ValueCommand[]>> = {
+  A: ['install'],
+  B: ['install', 'upgrade'],
+  C: ['install', 'upgrade', 'inject'],
+  D: ['inject'],
+};
+
+/** Side inputs some flags need; the PKI module supplies the PEM normalisers. */
+export interface FlagContext {
+  /** Reads the identity file flags; defaults to the local file system. */
+  readFile?: (path: string) => string;
+  /** Keeps only the leaf certificate of the issuer file (Go re-encodes just the first cert). */
+  issuerCertificatePEM?: (pem: string) => string;
+  /** Re-encodes the issuer key with PEM type `EC PRIVATE KEY`. */
+  issuerKeyPEM?: (pem: string) => string;
+}
+
+export interface ValueFlag {
+  readonly name: string;
+  readonly short?: string;
+  readonly group: FlagGroup;
+  readonly kind: FlagKind;
+  readonly default: FlagValue;
+  readonly help: string;
+  /** Never shown in help. */
+  readonly hidden?: boolean;
+  /** Hidden in release builds (edge/stable versions), shown in dev builds. */
+  readonly hiddenInRelease?: boolean;
+  /** pflag's deprecation note, printed as `Flag --<name> has been deprecated, <note>`. */
+  readonly deprecated?: string;
+  /** Environment variable that presets the flag as if the user had set it. */
+  readonly env?: string;
+  /** Rejects negative numbers (Go uint flags). */
+  readonly unsigned?: boolean;
+  /** Changes `values` in place; throws UserError on a bad value. */
+  apply(values: Values, value: FlagValue, ctx?: FlagContext): void;
+}
+
+export interface SetFlag {
+  readonly name: string;
+  readonly value: FlagValue;
+}
+
+// ---- value coercion (commander hands us strings; tests and callers may pass typed values) ----
+
+function invalidArgument(flag: ValueFlag, value: unknown, reason: string): UserError {
+  return new UserError(`invalid argument ${JSON.stringify(String(value))} for "--${flag.name}" flag: ${reason}`);
+}
+
+function asString(flag: ValueFlag, v: FlagValue): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return v.join(',');
+}
+
+const BOOL_WORDS: Readonly<Record<string, boolean>> = {
+  '1': true, t: true, T: true, TRUE: true, true: true, True: true,
+  '0': false, f: false, F: false, FALSE: false, false: false, False: false,
+};
+
+/** strconv.ParseBool's accepted spellings, or undefined. */
+export function parseGoBool(s: string): boolean | undefined {
+  return Object.prototype.hasOwnProperty.call(BOOL_WORDS, s) ? BOOL_WORDS[s] : undefined;
+}
+
+function asBool(flag: ValueFlag, v: FlagValue): boolean {
+  if (typeof v === 'boolean') return v;
+  const b = parseGoBool(asString(flag, v));
+  if (b === undefined) throw invalidArgument(flag, v, `strconv.ParseBool: parsing ${JSON.stringify(String(v))}: invalid syntax`);
+  return b;
+}
+
+function asInt(flag: ValueFlag, v: FlagValue): number {
+  const fn = flag.unsigned ? 'strconv.ParseUint' : 'strconv.ParseInt';
+  const text = asString(flag, v);
+  const ok = flag.unsigned ? /^[0-9]+$/ : /^[+-]?[0-9]+$/;
+  if (!ok.test(text)) throw invalidArgument(flag, v, `${fn}: parsing ${JSON.stringify(text)}: invalid syntax`);
+  const n = Number(text);
+  if (!Number.isSafeInteger(n)) throw invalidArgument(flag, v, `${fn}: parsing ${JSON.stringify(text)}: value out of range`);
+  return n === 0 ? 0 : n;
+}
+
+function asDuration(flag: ValueFlag, v: FlagValue): string {
+  const text = asString(flag, v);
+  try {
+    return normalizeGoDuration(text);
+  } catch (e) {
+    if (e instanceof UserError) throw invalidArgument(flag, text, e.message);
+    throw e;
+  }
+}
+
+/** pflag string slices: comma-separated, repeated flags append; `""` is the empty list. */
+export function splitSliceArg(value: string): string[] {
+  return value === '' ? [] : value.split(',');
+}
+
+function asSlice(flag: ValueFlag, v: FlagValue): string[] {
+  if (Array.isArray(v)) return [...(v as readonly string[])];
+  return splitSliceArg(asString(flag, v as string));
+}
+
+function defaultReadFile(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new UserError(`open ${path}: no such file or directory`);
+    throw e;
+  }
+}
+
+/**
+ * Replaces the registry part of an image name, keeping its last path segment
+ * (`cr.l5d.io/linkerd/proxy` + `my.reg/l5d` → `my.reg/l5d/proxy`), like linkerd's registryOverride.
+ */
+export function registryOverride(image: string, registry: string): string {
+  if (image === '') return image;
+  const prefix = registry !== '' && !registry.endsWith('/') ? `${registry}/` : registry;
+  return prefix + image.slice(image.lastIndexOf('/') + 1);
+}
+
+// ---- the table ----
+
+type FlagSpec = Omit<ValueFlag, 'apply'> & {
+  apply(this: ValueFlag, values: Values, value: FlagValue, ctx: FlagContext): void;
+};
+
+/** Binds `this` (used for error messages) so `apply` also works when detached from its entry. */
+function flag(spec: FlagSpec): ValueFlag {
+  const entry: ValueFlag = Object.freeze({
+    ...spec,
+    apply: (values: Values, value: FlagValue, ctx: FlagContext = {}) => spec.apply.call(entry, values, value, ctx),
+  });
+  return entry;
+}
+
+export const VALUE_FLAGS: readonly ValueFlag[] = Object.freeze([
+  // A. install only
+  flag({
+    name: 'cluster-domain', group: 'A', kind: 'string', default: 'cluster.local',
+    help: 'Set custom cluster domain',
+    apply(v, x) { v.clusterDomain = asString(this, x); },
+  }),
+  flag({
+    name: 'identity-trust-domain', group: 'A', kind: 'string', default: '',
+    help: 'Configures the name suffix used for identities.',
+    apply(v, x) { v.identityTrustDomain = asString(this, x); },
+  }),
+  flag({
+    name: 'identity-external-issuer', group: 'A', kind: 'bool', default: false,
+    help: 'Whether to use an external identity issuer (default false)',
+    apply(v, x) { v.identity.issuer.scheme = asBool(this, x) ? 'kubernetes.io/tls' : 'linkerd.io/tls'; },
+  }),
+  flag({
+    name: 'identity-external-ca', group: 'A', kind: 'bool', default: false,
+    help: 'Whether to use an external CA provider (default false)',
+    apply(v, x) { v.identity.externalCA = asBool(this, x); },
+  }),
+
+  // B. install + upgrade
+  flag({
+    name: 'linkerd-cni-enabled', group: 'B', kind: 'bool', default: false,
+    help: 'Omit the NET_ADMIN capability in the PSP and the proxy-init container when injecting the proxy; requires the linkerd-cni plugin to already be installed',
+    apply(v, x) { v.cniEnabled = asBool(this, x); },
+  }),
+  flag({
+    name: 'controller-log-level', group: 'B', kind: 'string', default: 'info',
+    help: 'Log level for the controller and web components',
+    apply(v, x) { v.controllerLogLevel = asString(this, x); },
+  }),
+  flag({
+    name: 'ha', group: 'B', kind: 'bool', default: false,
+    help: 'Enable HA deployment config for the control plane (default false)',
+    apply(v, x) {
+      const ha = asBool(this, x);
+      if (ha) Object.assign(v, mergeNonEmpty(v, haOverlay()));
+      v.highAvailability = ha;
+    },
+  }),
+  flag({
+    name: 'controller-replicas', group: 'B', kind: 'int', unsigned: true, default: 1,
+    help: 'Replicas of the controller to deploy',
+    apply(v, x) { v.controllerReplicas = asInt(this, x); },
+  }),
+  flag({
+    name: 'controller-uid', group: 'B', kind: 'int', default: 2103,
+    help: 'Run the control plane components under this user ID',
+    apply(v, x) { v.controllerUID = asInt(this, x); },
+  }),
+  flag({
+    name: 'controller-gid', group: 'B', kind: 'int', default: -1,
+    help: 'Run the control plane components under this group ID',
+    apply(v, x) { v.controllerGID = asInt(this, x); },
+  }),
+  flag({
+    name: 'disable-h2-upgrade', group: 'B', kind: 'bool', default: false,
+    help: 'Prevents the controller from instructing proxies to perform transparent HTTP/2 upgrading (default false)',
+    apply(v, x) { v.enableH2Upgrade = !asBool(this, x); },
+  }),
+  flag({
+    name: 'disable-heartbeat', group: 'B', kind: 'bool', default: false,
+    help: 'Disables the heartbeat cronjob (default false)',
+    apply(v, x) { v.disableHeartBeat = asBool(this, x); },
+  }),
+  flag({
+    name: 'identity-issuance-lifetime', group: 'B', kind: 'duration', default: '24h0m0s',
+    help: 'The amount of time for which the Identity issuer should certify identity',
+    apply(v, x) { v.identity.issuer.issuanceLifetime = asDuration(this, x); },
+  }),
+  flag({
+    name: 'identity-clock-skew-allowance', group: 'B', kind: 'duration', default: '20s',
+    help: 'The amount of time to allow for clock skew within a Linkerd cluster',
+    apply(v, x) { v.identity.issuer.clockSkewAllowance = asDuration(this, x); },
+  }),
+  flag({
+    name: 'identity-issuer-certificate-file', group: 'B', kind: 'string', default: '',
+    help: 'A path to a PEM-encoded file containing the Linkerd Identity issuer certificate (generated by default)',
+    apply(v, x, c) {
+      const pem = (c.readFile ?? defaultReadFile)(asString(this, x));
+      v.identity.issuer.tls.crtPEM = c.issuerCertificatePEM ? c.issuerCertificatePEM(pem) : pem;
+    },
+  }),
+  flag({
+    name: 'identity-issuer-key-file', group: 'B', kind: 'string', default: '',
+    help: 'A path to a PEM-encoded file containing the Linkerd Identity issuer private key (generated by default)',
+    apply(v, x, c) {
+      const pem = (c.readFile ?? defaultReadFile)(asString(this, x));
+      v.identity.issuer.tls.keyPEM = c.issuerKeyPEM ? c.issuerKeyPEM(pem) : pem;
+    },
+  }),
+  flag({
+    name: 'identity-trust-anchors-file', group: 'B', kind: 'string', default: '',
+    help: 'A path to a PEM-encoded file containing Linkerd Identity trust anchors (generated by default)',
+    apply(v, x, c) { v.identityTrustAnchorsPEM = (c.readFile ?? defaultReadFile)(asString(this, x)); },
+  }),
+  flag({
+    name: 'enable-endpoint-slices', group: 'B', kind: 'bool', default: true,
+    help: 'Enables the usage of EndpointSlice informers and resources for destination service',
+    apply(v, x) { v.enableEndpointSlices = asBool(this, x); },
+  }),
+
+  // C. proxy flags (install, upgrade, inject)
+  flag({
+    name: 'proxy-image', group: 'C', kind: 'string', default: 'cr.l5d.io/linkerd/proxy', hiddenInRelease: true,
+    help: 'Linkerd proxy container image name',
+    apply(v, x) { v.proxy.image.name = asString(this, x); },
+  }),
+  flag({
+    name: 'image-pull-policy', group: 'C', kind: 'string', default: 'IfNotPresent', hiddenInRelease: true,
+    help: 'Docker image pull policy',
+    apply(v, x) {
+      const policy = asString(this, x);
+      v.imagePullPolicy = policy;
+      v.proxy.image.pullPolicy = policy;
+      v.debugContainer.image.pullPolicy = policy;
+    },
+  }),
+  flag({
+    name: 'inbound-port', group: 'C', kind: 'int', unsigned: true, default: 4143,
+    help: 'Proxy port to use for inbound traffic',
+    apply(v, x) { v.proxy.ports.inbound = asInt(this, x); },
+  }),
+  flag({
+    name: 'outbound-port', group: 'C', kind: 'int', unsigned: true, default: 4140,
+    help: 'Proxy port to use for outbound traffic',
+    apply(v, x) { v.proxy.ports.outbound = asInt(this, x); },
+  }),
+  flag({
+    name: 'skip-inbound-ports', group: 'C', kind: 'stringSlice', default: [],
+    help: 'Ports and/or port ranges (inclusive) that should skip the proxy and send directly to the application',
+    // Replaces the default `4567,4568` rather than extending it.
+    apply(v, x) { v.proxyInit.ignoreInboundPorts = asSlice(this, x).join(','); },
+  }),
+  flag({
+    name: 'skip-outbound-ports', group: 'C', kind: 'stringSlice', default: [],
+    help: 'Outbound ports and/or port ranges (inclusive) that should skip the proxy',
+    apply(v, x) { v.proxyInit.ignoreOutboundPorts = asSlice(this, x).join(','); },
+  }),
+  flag({
+    name: 'proxy-uid', group: 'C', kind: 'int', default: 2102,
+    help: 'Run the proxy under this user ID',
+    apply(v, x) { v.proxy.uid = asInt(this, x); },
+  }),
+  flag({
+    name: 'proxy-gid', group: 'C', kind: 'int', default: -1,
+    help: 'Run the proxy under this group ID',
+    apply(v, x) { v.proxy.gid = asInt(this, x); },
+  }),
+  flag({
+    name: 'proxy-log-level', group: 'C', kind: 'string', default: 'warn,linkerd=info,hickory=error',
+    help: 'Log level for the proxy',
+    apply(v, x) { v.proxy.logLevel = asString(this, x); },
+  }),
+  flag({
+    name: 'control-port', group: 'C', kind: 'int', unsigned: true, default: 4190,
+    help: 'Proxy port to use for control',
+    apply(v, x) { v.proxy.ports.control = asInt(this, x); },
+  }),
+  flag({
+    name: 'admin-port', group: 'C', kind: 'int', unsigned: true, default: 4191,
+    help: 'Proxy port to serve metrics on',
+    apply(v, x) { v.proxy.ports.admin = asInt(this, x); },
+  }),
+  flag({
+    name: 'proxy-cpu-request', group: 'C', kind: 'string', default: '',
+    help: 'Amount of CPU units that the proxy sidecar requests',
+    apply(v, x) {
+      const q = asString(this, x);
+      // The proxy runtime sizes its worker pool from whole cores (`1500m` → 2 workers minimum).
+      v.proxy.runtime.workers.minimum = wholeCPUCores(q);
+      v.proxy.resources.cpu.request = q;
+    },
+  }),
+  flag({
+    name: 'proxy-cpu-limit', group: 'C', kind: 'string', default: '',
+    help: 'Maximum amount of CPU units that the proxy sidecar can use',
+    apply(v, x) {
+      const q = asString(this, x);
+      v.proxy.runtime.workers.maximum = wholeCPUCores(q);
+      v.proxy.resources.cpu.limit = q;
+    },
+  }),
+  flag({
+    name: 'proxy-memory-request', group: 'C', kind: 'string', default: '',
+    help: 'Amount of Memory that the proxy sidecar requests',
+    apply(v, x) { v.proxy.resources.memory.request = asString(this, x); },
+  }),
+  flag({
+    name: 'proxy-memory-limit', group: 'C', kind: 'string', default: '',
+    help: 'Maximum amount of Memory that the proxy sidecar can use',
+    apply(v, x) { v.proxy.resources.memory.limit = asString(this, x); },
+  }),
+  flag({
+    name: 'enable-external-profiles', group: 'C', kind: 'bool', default: false,
+    help: 'Enable service profiles for non-Kubernetes services',
+    apply(v, x) { v.proxy.enableExternalProfiles = asBool(this, x); },
+  }),
+  flag({
+    name: 'default-inbound-policy', group: 'C', kind: 'string', default: 'all-unauthenticated',
+    help: 'Inbound policy to use to control inbound access to the proxy',
+    apply(v, x) { v.proxy.defaultInboundPolicy = asString(this, x); },
+  }),
+  flag({
+    name: 'proxy-memory', group: 'C', kind: 'string', default: '', deprecated: 'use --proxy-memory-request instead',
+    help: 'Amount of Memory that the proxy sidecar requests',
+    apply(v, x) { v.proxy.resources.memory.request = asString(this, x); },
+  }),
+  flag({
+    name: 'proxy-cpu', group: 'C', kind: 'string', default: '', deprecated: 'use --proxy-cpu-request instead',
+    help: 'Amount of CPU units that the proxy sidecar requests',
+    // Unlike --proxy-cpu-request, the deprecated flag never touched the worker count.
+    apply(v, x) { v.proxy.resources.cpu.request = asString(this, x); },
+  }),
+  flag({
+    name: 'proxy-version', short: 'v', group: 'C', kind: 'string', default: '', hiddenInRelease: true,
+    deprecated: 'use --set proxy.image.version=<version> instead',
+    help: 'Tag to be used for the Linkerd proxy images',
+    apply(v, x) { v.proxy.image.version = asString(this, x); },
+  }),
+  flag({
+    name: 'registry', group: 'C', kind: 'string', default: DEFAULT_REGISTRY, env: 'LINKERD_DOCKER_REGISTRY',
+    help: 'Docker registry to pull images from ($LINKERD_DOCKER_REGISTRY)',
+    apply(v, x) {
+      const registry = asString(this, x);
+      v.controllerImage = registryOverride(v.controllerImage, registry);
+      v.policyController.image.name = registryOverride(v.policyController.image.name, registry);
+      v.debugContainer.image.name = registryOverride(v.debugContainer.image.name, registry);
+      v.proxy.image.name = registryOverride(v.proxy.image.name, registry);
+    },
+  }),
+
+  // D. inject only
+  flag({
+    name: 'native-sidecar', group: 'D', kind: 'bool', default: false,
+    help: 'Enable native sidecar',
+    // The flag defaults to false while the chart value defaults to true: only an explicit
+    // `--native-sidecar=false` changes anything.
+    apply(v, x) { v.proxy.nativeSidecar = asBool(this, x); },
+  }),
+  flag({
+    name: 'wait-before-exit-seconds', group: 'D', kind: 'int', unsigned: true, default: 0,
+    help: 'The period during which the proxy sidecar must stay alive while its pod is terminating. Must be smaller than terminationGracePeriodSeconds for the pod (default 0)',
+    apply(v, x) { v.proxy.waitBeforeExitSeconds = asInt(this, x); },
+  }),
+  flag({
+    name: 'disable-identity', group: 'D', kind: 'bool', default: false, hidden: true,
+    help: 'Disables resources from participating in TLS identity',
+    apply() { throw new UserError('--disable-identity is no longer supported; identity is always required'); },
+  }),
+  flag({
+    name: 'require-identity-on-inbound-ports', group: 'D', kind: 'stringSlice', default: [''],
+    help: 'Inbound ports on which the proxy should require identity',
+    apply(v, x) { v.proxy.requireIdentityOnInboundPorts = asSlice(this, x).join(','); },
+  }),
+  flag({
+    name: 'ingress', group: 'D', kind: 'bool', default: false,
+    help: 'Enable ingress mode in the linkerd proxy',
+    apply(v, x) { v.proxy.isIngress = asBool(this, x); },
+  }),
+  flag({
+    name: 'opaque-ports', group: 'D', kind: 'stringSlice', default: ['25', '587', '3306', '4444', '5432', '6379', '9300', '11211'],
+    help: 'Set opaque ports on the proxy',
+    apply(v, x) { v.proxy.opaquePorts = asSlice(this, x).join(','); },
+  }),
+]);
+
+const BY_NAME: ReadonlyMap<string, number> = new Map(VALUE_FLAGS.map((f, i) => [f.name, i]));
+
+/** The table entry for a long flag name (without dashes). */
+export function valueFlag(name: string): ValueFlag | undefined {
+  const i = BY_NAME.get(name);
+  return i === undefined ? undefined : VALUE_FLAGS[i];
+}
+
+/** The flags of the given groups, in table order. */
+export function flagsOf(groups: readonly FlagGroup[]): ValueFlag[] {
+  return VALUE_FLAGS.filter((f) => groups.includes(f.group));
+}
+
+/** The flags a command has (install: A+B+C, upgrade: B+C, inject: C+D). */
+export function flagsFor(command: ValueCommand): ValueFlag[] {
+  return VALUE_FLAGS.filter((f) => GROUP_COMMANDS[f.group].includes(command));
+}
+
+/**
+ * Applies explicitly set flags to a copy of `values`, in table order whatever the order given
+ * (linkerd's ApplySetFlags). Unknown names are a programming error.
+ */
+export function applyFlags(values: Values, setFlags: readonly SetFlag[], ctx: FlagContext = {}): Values {
+  const out = deepClone(values);
+  const ordered = setFlags
+    .map((f) => {
+      const index = BY_NAME.get(f.name);
+      if (index === undefined) throw new Error(`applyFlags: --${f.name} is not a values flag`);
+      return { index, value: f.value };
+    })
+    .sort((a, b) => a.index - b.index);
+  for (const { index, value } of ordered) VALUE_FLAGS[index].apply(out, value, ctx);
+  return out;
+}
+
+/** pflag's warnings for deprecated flags the user set. */
+export function deprecationWarnings(setFlags: readonly SetFlag[]): string[] {
+  return setFlags.flatMap((s) => {
+    const f = valueFlag(s.name);
+    return f?.deprecated ? [`Flag --${f.name} has been deprecated, ${f.deprecated}`] : [];
+  });
+}
+
+// ---- commander wiring ----
+
+/** commander's attribute name for a long flag (`proxy-cpu-request` → `proxyCpuRequest`). */
+export function attributeName(name: string): string {
+  return name.split('-').reduce((acc, word) => acc + word[0].toUpperCase() + word.slice(1));
+}
+
+/** Release builds (edge/stable) hide development flags, like the Go CLI. */
+export function isReleaseVersion(version: string = LINKERD_VERSION): boolean {
+  return /^(edge|stable)-/.test(version);
+}
+
+const ARG_NAMES: Readonly<Record<Exclude<FlagKind, 'bool'>, string>> = {
+  string: '<string>',
+  int: '<int>',
+  duration: '<duration>',
+  stringSlice: '<strings>',
+};
+
+/**
+ * Registers the flags of `groups` on a commander command. Booleans also get a hidden `--no-<name>`
+ * so `--<name>=false` works after normalizeBoolFlagArgs; string slices accumulate across repeats.
+ */
+export function addValueFlags(
+  command: Command,
+  groups: readonly FlagGroup[],
+  options: { release?: boolean } = {},
+): Command {
+  const release = options.release ?? isReleaseVersion();
+  for (const f of flagsOf(groups)) {
+    const names = f.short ? `-${f.short}, --${f.name}` : `--${f.name}`;
+    const hidden = f.hidden === true || (release && f.hiddenInRelease === true);
+    const help = f.deprecated ? `${f.help} (deprecated: ${f.deprecated})` : f.help;
+    if (f.kind === 'bool') {
+      command.addOption(command.createOption(names, help).default(f.default).hideHelp(hidden));
+      command.addOption(command.createOption(`--no-${f.name}`, `Set --${f.name}=false`).hideHelp());
+      continue;
+    }
+    const option = command.createOption(`${names} ${ARG_NAMES[f.kind]}`, help).default(f.default).hideHelp(hidden);
+    if (f.kind === 'stringSlice') {
+      const attr = attributeName(f.name);
+      option.argParser((value: string, previous: readonly string[]) => {
+        // The first occurrence replaces the default; later ones append, like pflag.
+        const fresh = command.getOptionValueSource(attr) !== 'cli';
+        return [...(fresh ? [] : previous), ...splitSliceArg(value)];
+      });
+    }
+    command.addOption(option);
+  }
+  return command;
+}
+
+/**
+ * The flags of `groups` the user set on `command` (source `cli`), plus env-preset flags
+ * (LINKERD_DOCKER_REGISTRY, when non-empty and the flag was not given) — ready for applyFlags.
+ */
+export function readSetFlags(
+  command: Command,
+  groups: readonly FlagGroup[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): SetFlag[] {
+  const out: SetFlag[] = [];
+  for (const f of flagsOf(groups)) {
+    const attr = attributeName(f.name);
+    const source = command.getOptionValueSource(attr);
+    if (source === 'cli' || source === 'env') {
+      out.push({ name: f.name, value: command.getOptionValue(attr) as FlagValue });
+    } else if (f.env !== undefined && (env[f.env] ?? '') !== '') {
+      out.push({ name: f.name, value: env[f.env] as string });
+    }
+  }
+  return out;
+}
+
+/**
+ * Rewrites `--<bool>=true|false` (any strconv.ParseBool spelling) to `--<bool>` / `--no-<bool>`,
+ * because commander booleans take no value while pflag users write `--native-sidecar=false`.
+ * Arguments after `--` are left alone.
+ */
+export function normalizeBoolFlagArgs(argv: readonly string[], flags: readonly ValueFlag[] = VALUE_FLAGS): string[] {
+  const bools = new Set(flags.filter((f) => f.kind === 'bool').map((f) => f.name));
+  const out: string[] = [];
+  let positional = false;
+  for (const arg of argv) {
+    const m = positional ? null : /^--([^=]+)=(.*)$/s.exec(arg);
+    if (arg === '--') positional = true;
+    if (m === null || !bools.has(m[1])) {
+      out.push(arg);
+      continue;
+    }
+    const b = parseGoBool(m[2]);
+    if (b === undefined) {
+      throw new UserError(`invalid argument ${JSON.stringify(m[2])} for "--${m[1]}" flag: strconv.ParseBool: parsing ${JSON.stringify(m[2])}: invalid syntax`);
+    }
+    out.push(b ? `--${m[1]}` : `--no-${m[1]}`);
+  }
+  return out;
+}

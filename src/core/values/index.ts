@@ -1,0 +1,59 @@
+/**
+ * The configuration model: one strict schema for chart values, the release's defaults, Helm-style
+ * merging of `-f`/`--set`, the flag table, install validation and the cluster's stored forms.
+ */
+export { ValuesSchema } from './schema.js';
+export type { Values, ValuesInput, DeepPartial } from './schema.js';
+export { defaultValues, haOverlay } from './defaults.js';
+export {
+  mergeValues,
+  combineOverlays,
+  mergeNonEmpty,
+  buildOverrides,
+  parseSetArgs,
+  typedSetValue,
+  overridesHave,
+  readValuesFiles,
+  parseValuesYaml,
+  readLocalValuesFile,
+  validateValues,
+  formatIssues,
+} from './merge.js';
+export type { OverrideSources, ReadFile, SetKind, ValuesReader, ValuesFile } from './merge.js';
+export { composeValues } from './composeValues.js';
+export type { ValueSources, ComposedValues } from './composeValues.js';
+export {
+  VALUE_FLAGS,
+  GROUP_COMMANDS,
+  valueFlag,
+  flagsOf,
+  flagsFor,
+  applyFlags,
+  addValueFlags,
+  readSetFlags,
+  normalizeBoolFlagArgs,
+  deprecationWarnings,
+  registryOverride,
+  attributeName,
+  isReleaseVersion,
+  parseGoBool,
+  splitSliceArg,
+} from './flags.js';
+export type { FlagGroup, FlagKind, FlagValue, ValueCommand, ValueFlag, SetFlag, FlagContext } from './flags.js';
+export {
+  validateInstallValues,
+  installValueProblems,
+  parseQuantity,
+  parsePortRanges,
+  parsePortRange,
+  isCIDR,
+  isValidProxyLogLevel,
+  dns1123SubdomainError,
+  INBOUND_POLICIES,
+} from './validate.js';
+export type { PortRange } from './validate.js';
+export { isQuantity, milliValue, wholeValue, wholeCPUCores } from './quantity.js';
+export { parseGoDuration, formatGoDuration, normalizeGoDuration } from './duration.js';
+export { linkerdConfigValues, overridesDiff, parseClusterValues } from './config.js';
+export type { ClusterValues } from './config.js';
+export { deepClone, deepEqual } from './tree.js';
