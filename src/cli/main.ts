@@ -47,6 +47,13 @@ export function buildProgram(): Command {
   return program;
 }
 
+/** A program with every subcommand registered (help listings, shell completion). */
+export async function loadAllCommands(): Promise<Command> {
+  const program = buildProgram();
+  for (const c of COMMANDS) (await c.load()).register(program);
+  return program;
+}
+
 export async function main(argv: string[]): Promise<void> {
   const args = argv.slice(2);
   const program = buildProgram();

@@ -1,9 +1,18 @@
 import type { Command } from 'commander';
 import { UserError } from '../../core/errors.js';
 
-// Placeholder while the command is being built; replaced by its real module.
 export function register(program: Command): Command {
-  return program.command('completion').allowUnknownOption(true).action(() => {
-    throw new UserError('completion is not available yet');
-  });
+  return program
+    .command('completion')
+    .argument('<shell>', 'bash, zsh or fish')
+    .description('Output shell completion code for the specified shell (bash, zsh or fish)')
+    .action(async (shell: string) => {
+      const { completionScript } = await import('../completion-script.js');
+      const { loadAllCommands } = await import('../main.js');
+      if (!['bash', 'zsh', 'fish'].includes(shell)) {
+        throw new UserError(`unsupported shell type (must be bash, zsh or fish): ${shell}`);
+      }
+      const full = await loadAllCommands();
+      process.stdout.write(completionScript(full, shell as 'bash' | 'zsh' | 'fish'));
+    });
 }

@@ -1,0 +1,18 @@
+import type { PodSpec } from 'kubernetes-types/core/v1.js';
+
+/**
+ * LINKERD2_PROXY_INBOUND_PORTS: every port the pod's containers declare plus integer HTTP probe
+ * ports, de-duplicated and sorted as strings (which is what the real injector does).
+ */
+export function podInboundPorts(spec: PodSpec): string {
+  const ports = new Set<string>();
+  for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? []).filter((i) => i.restartPolicy === 'Always')]) {
+    if (c.name === 'linkerd-proxy') continue;
+    for (const p of c.ports ?? []) ports.add(String(p.containerPort));
+    for (const probe of [c.livenessProbe, c.readinessProbe, c.startupProbe]) {
+      const port = probe?.httpGet?.port;
+      if (typeof port === 'number') ports.add(String(port));
+    }
+  }
+  return [...ports].sort().join(',');
+}

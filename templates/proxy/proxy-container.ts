@@ -1,0 +1,85 @@
+import type { Capabilities, Container, SecurityContext, VolumeMount } from 'kubernetes-types/core/v1.js';
+import type { Values } from '../../src/core/values/index.js';
+import { UserError } from '../../src/core/errors.js';
+import { END_ENTITY_VOLUME, IDENTITY_TOKEN_VOLUME, PROXY_CONTAINER_NAME, type ProxyPodContext } from './context.js';
+import { proxyEnv } from './proxy-env.js';
+import { resourceRequirements } from './resources.js';
+import { appCapabilities, serviceAccountMount } from './app-container.js';
+
+export function proxyImage(values: Values): string {
+  return `${values.proxy.image.name}:${values.proxy.image.version || values.linkerdVersion}`;
+}
+
+function proxySecurityContext(values: Values, caps: Capabilities | undefined): SecurityContext {
+  if (values.proxy.securityContext && Object.keys(values.proxy.securityContext).length) {
+    return values.proxy.securityContext as SecurityContext;
+  }
+  const sc: SecurityContext = { allowPrivilegeEscalation: false };
+  if (caps) sc.capabilities = caps;
+  sc.readOnlyRootFilesystem = true;
+  sc.runAsNonRoot = true;
+  sc.runAsUser = values.proxy.uid;
+  if (values.proxy.gid !== undefined && values.proxy.gid >= 0) sc.runAsGroup = values.proxy.gid;
+  sc.seccompProfile = { type: 'RuntimeDefault' };
+  return sc;
+}
+
+/** The `linkerd-proxy` container (spec §3.6), native-sidecar or classic per `proxy.nativeSidecar`. */
+export function proxyContainer(values: Values, ctx: ProxyPodContext): Container {
+  const p = values.proxy;
+  if (p.nativeSidecar && p.waitBeforeExitSeconds) {
+    throw new UserError('proxy.nativeSidecar and waitBeforeExitSeconds cannot be used simultaneously');
+  }
+  if (p.logHTTPHeaders && !['insecure', 'off'].includes(p.logHTTPHeaders)) {
+    throw new UserError('logHTTPHeaders must be one of: insecure | off');
+  }
+  const admin = p.ports.admin;
+  const c: Container = {
+    env: proxyEnv(values, ctx),
+    image: proxyImage(values),
+    imagePullPolicy: p.image.pullPolicy || values.imagePullPolicy,
+    livenessProbe: {
+      httpGet: { path: '/live', port: admin },
+      initialDelaySeconds: p.livenessProbe?.initialDelaySeconds ?? 10,
+      timeoutSeconds: p.livenessProbe?.timeoutSeconds ?? 1,
+    },
+    name: PROXY_CONTAINER_NAME,
+    ports: [
+      { containerPort: p.ports.inbound, name: 'linkerd-proxy' },
+      { containerPort: admin, name: 'linkerd-admin' },
+    ],
+    readinessProbe: {
+      httpGet: { path: '/ready', port: admin },
+      initialDelaySeconds: p.readinessProbe?.initialDelaySeconds ?? 2,
+      timeoutSeconds: p.readinessProbe?.timeoutSeconds ?? 1,
+    },
+  };
+  if (p.nativeSidecar && p.await) {
+    c.startupProbe = {
+      httpGet: { path: '/ready', port: admin },
+      initialDelaySeconds: p.startupProbe?.initialDelaySeconds ?? 0,
+      periodSeconds: p.startupProbe?.periodSeconds ?? 1,
+      failureThreshold: p.startupProbe?.failureThreshold ?? 120,
+    };
+  }
+  const resources = resourceRequirements(p.resources);
+  if (resources) c.resources = resources;
+  c.securityContext = proxySecurityContext(values, (p.capabilities as Capabilities | undefined) ?? appCapabilities(ctx.podSpec));
+  c.terminationMessagePolicy = 'FallbackToLogsOnError';
+  if (!p.nativeSidecar && (p.await || p.waitBeforeExitSeconds)) {
+    c.lifecycle = {};
+    if (p.await) {
+      c.lifecycle.postStart = { exec: { command: ['/usr/lib/linkerd/linkerd-await', '--timeout=2m', `--port=${admin}`] } };
+    }
+    if (p.waitBeforeExitSeconds) {
+      c.lifecycle.preStop = { exec: { command: ['/bin/sleep', String(p.waitBeforeExitSeconds)] } };
+    }
+  }
+  const mounts: VolumeMount[] = [{ mountPath: '/var/run/linkerd/identity/end-entity', name: END_ENTITY_VOLUME }];
+  if (values.identity.serviceAccountTokenProjection) mounts.push({ mountPath: '/var/run/secrets/tokens', name: IDENTITY_TOKEN_VOLUME });
+  const sa = (p.saMountPath as VolumeMount | undefined) ?? serviceAccountMount(ctx.podSpec);
+  if (sa) mounts.push(sa);
+  c.volumeMounts = mounts;
+  if (p.nativeSidecar) c.restartPolicy = 'Always';
+  return c;
+}
