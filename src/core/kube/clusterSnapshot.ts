@@ -1,0 +1,89 @@
+import type { Info } from 'kubernetes-types/version.js';
+import type { KubeClient } from './kubeClient.js';
+import { resourceType, type KubeObject, type ObjectOf, type ResourceRef, type ResourceType } from './resources.js';
+import { objectMatcher, type Selectors } from './selectors.js';
+
+export interface SnapshotListOptions extends Selectors {
+  /** Omit for all namespaces. */
+  namespace?: string;
+}
+
+const ALL = '*';
+
+function typeKey(t: ResourceType): string {
+  return `${t.group}/${t.version}/${t.plural}`;
+}
+
+/**
+ * One consistent-enough view of a cluster for one run (a `linkerd check`, say): each
+ * (resource, namespace-scope) is LISTed at most once and the promise is shared, so
+ * concurrent readers of N pods cost one request. Selectors and name lookups are
+ * answered in memory. A namespaced read is served from an all-namespaces LIST when
+ * one is already cached. Failed LISTs are not cached, so a retry asks again;
+ * `invalidate` drops cached LISTs when a caller wants fresh state (e.g. between retries).
+ */
+export class ClusterSnapshot {
+  private readonly lists = new Map<string, Promise<KubeObject[]>>();
+  private readonly memo = new Map<string, Promise<unknown>>();
+
+  constructor(readonly client: KubeClient) {}
+
+  async list<R extends ResourceRef>(resource: R, options: SnapshotListOptions = {}): Promise<Array<ObjectOf<R>>> {
+    const t = resourceType(resource);
+    const namespace = t.namespaced ? options.namespace : undefined;
+    const matches = objectMatcher(options);
+    const items = await this.fetch(t, namespace);
+    return items.filter((o) => matches(o) && (namespace === undefined || o.metadata?.namespace === namespace)) as Array<ObjectOf<R>>;
+  }
+
+  /** The object with this name, or `undefined`; served from the LIST of its namespace (or of all). */
+  async find<R extends ResourceRef>(resource: R, name: string, namespace?: string): Promise<ObjectOf<R> | undefined> {
+    const items = await this.list(resource, { namespace });
+    return items.find((o) => (o as KubeObject).metadata?.name === name);
+  }
+
+  /** `GET /version`, once. */
+  serverVersion(): Promise<Info> {
+    return this.once('serverVersion', () => this.client.serverVersion());
+  }
+
+  /** Run `fn` once per key for the life of the snapshot (failures are not remembered). */
+  once<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    let p = this.memo.get(key) as Promise<T> | undefined;
+    if (!p) {
+      p = fn();
+      this.memo.set(key, p);
+      p.catch(() => {
+        if (this.memo.get(key) === p) this.memo.delete(key);
+      });
+    }
+    return p;
+  }
+
+  /** Forget cached LISTs (of one resource, or all) and memoized values (when no resource is given). */
+  invalidate(resource?: ResourceRef): void {
+    if (resource === undefined) {
+      this.lists.clear();
+      this.memo.clear();
+      return;
+    }
+    const prefix = `${typeKey(resourceType(resource))}|`;
+    for (const k of [...this.lists.keys()]) if (k.startsWith(prefix)) this.lists.delete(k);
+  }
+
+  private fetch(t: ResourceType, namespace: string | undefined): Promise<KubeObject[]> {
+    const tk = typeKey(t);
+    const all = this.lists.get(`${tk}|${ALL}`);
+    if (all) return all;
+    const key = `${tk}|${namespace ?? ALL}`;
+    let p = this.lists.get(key);
+    if (!p) {
+      p = this.client.list(t, { namespace }) as Promise<KubeObject[]>;
+      this.lists.set(key, p);
+      p.catch(() => {
+        if (this.lists.get(key) === p) this.lists.delete(key);
+      });
+    }
+    return p;
+  }
+}

@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import type http from 'node:http';
+import type https from 'node:https';
+import type { ResolvedKubeConfig } from './kubeconfig.js';
+import { KubeError } from './kubeError.js';
+
+export type Headers = Record<string, string | string[]>;
+
+/** Who we are to the API server: request headers, a client certificate, and (for proxies) an agent. */
+export interface Credentials {
+  cert?: string | Buffer;
+  key?: string | Buffer;
+  /** Auth headers for the next request (exec plugins and auth providers may mint new tokens). */
+  headers(): Promise<Headers>;
+  /** An agent client-node built for a `proxy-url` cluster; otherwise the transport makes its own. */
+  proxyAgent?: http.Agent;
+}
+
+function firstLine(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).split('\n')[0];
+}
+
+function read(file: string | undefined, data: string | undefined, what: string, owner: string): Buffer | undefined {
+  if (file) {
+    try {
+      return fs.readFileSync(file);
+    } catch (e) {
+      throw new KubeError('config', `unable to read ${what} ${file} for ${owner} due to ${firstLine(e)}`, { cause: e });
+    }
+  }
+  return data ? Buffer.from(data, 'base64') : undefined;
+}
+
+/** The cluster's CA bundle from `certificate-authority` or `certificate-authority-data`. */
+export function clusterCa(cluster: ResolvedKubeConfig['cluster']): Buffer | undefined {
+  return read(cluster.caFile, cluster.caData, 'certificate-authority', cluster.name);
+}
+
+function toHeaders(o: https.RequestOptions): Headers {
+  const h: Headers = {};
+  for (const [k, v] of Object.entries(o.headers ?? {})) if (v !== undefined) h[k] = Array.isArray(v) ? v : String(v);
+  if (o.auth) h.Authorization = `Basic ${Buffer.from(o.auth).toString('base64')}`;
+  return h;
+}
+
+/**
+ * Static credentials (token, basic auth, client certificate, kubeconfig `as:`) are read
+ * directly; exec plugins, auth providers and proxies are delegated to client-node's
+ * KubeConfig, loaded only then.
+ */
+export async function resolveCredentials(resolved: ResolvedKubeConfig): Promise<Credentials> {
+  const { user, cluster, context, contextName } = resolved;
+  if (user.exec || user.authProvider || cluster.proxyUrl) {
+    const { KubeConfig } = await import('@kubernetes/client-node');
+    const kc = new KubeConfig();
+    kc.loadFromOptions({ clusters: [cluster], users: [user], contexts: [context], currentContext: contextName });
+    const apply = async () => {
+      const opts: https.RequestOptions = {};
+      try {
+        await kc.applyToHTTPSOptions(opts);
+      } catch (e) {
+        throw new KubeError('config', `invalid configuration: ${firstLine(e)}`, { cause: e });
+      }
+      return opts;
+    };
+    const first = await apply();
+    return {
+      cert: first.cert as string | Buffer | undefined,
+      key: first.key as string | Buffer | undefined,
+      proxyAgent: cluster.proxyUrl ? (first.agent as http.Agent) : undefined,
+      headers: user.exec || user.authProvider ? async () => toHeaders(await apply()) : async () => toHeaders(first),
+    };
+  }
+  const headers: Headers = {};
+  if (user.token) headers.Authorization = `Bearer ${user.token.trim()}`;
+  else if (user.username) headers.Authorization = `Basic ${Buffer.from(`${user.username}:${user.password ?? ''}`).toString('base64')}`;
+  if (user.impersonateUser) headers['Impersonate-User'] = user.impersonateUser;
+  return {
+    cert: read(user.certFile, user.certData, 'client-cert', user.name),
+    key: read(user.keyFile, user.keyData, 'client-key', user.name),
+    headers: async () => headers,
+  };
+}

@@ -1,0 +1,216 @@
+import type { APIGroupList, APIResourceList, APIVersions, ObjectMeta } from 'kubernetes-types/meta/v1.js';
+import type { SelfSubjectAccessReview } from 'kubernetes-types/authorization/v1.js';
+import type { Info } from 'kubernetes-types/version.js';
+import { loadKubeConfig, type KubeSelection } from './kubeconfig.js';
+import { isKubeError, isNotFound } from './kubeError.js';
+import { createObjectRouter, type ObjectRouter } from './objectRouter.js';
+import {
+  apiVersionOf,
+  collectionPath,
+  objectPath,
+  resourceType,
+  type KubeObject,
+  type ObjectOf,
+  type ResourceRef,
+} from './resources.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, KubeTransport } from './transport.js';
+
+export interface ListOptions {
+  /** Omit for all namespaces (ignored for cluster-scoped resources). */
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** Page size; pages are followed until the list is complete. Omit for one unpaged LIST. */
+  limit?: number;
+}
+
+/** The attributes of a SelfSubjectAccessReview (`kubectl auth can-i <verb> <resource>`). */
+export interface AccessReview {
+  verb: string;
+  resource: string;
+  group?: string;
+  version?: string;
+  namespace?: string;
+  name?: string;
+  subresource?: string;
+}
+
+export interface AccessReviewResult {
+  allowed: boolean;
+  denied: boolean;
+  reason: string;
+  evaluationError?: string;
+}
+
+/** One resource type the server serves (subresources excluded). */
+export interface ApiResource {
+  group: string;
+  version: string;
+  /** Plural resource name, as in URLs. */
+  name: string;
+  kind: string;
+  namespaced: boolean;
+  verbs: string[];
+  shortNames: string[];
+}
+
+export interface ConnectOptions {
+  /** Deadline for each request; linkerd's default is 30 s. */
+  timeoutMs?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Typed, read-mostly access to one cluster. Every call is one or a few HTTP requests. */
+export class KubeClient {
+  private router?: Promise<ObjectRouter>;
+
+  constructor(
+    private readonly transport: KubeTransport,
+    /** Name of the kubeconfig context in use. */
+    readonly contextName: string,
+    /** The context's namespace (`default` when unset). */
+    readonly namespace: string,
+  ) {}
+
+  /** The API server's URL. */
+  get server(): string {
+    return this.transport.server.href.replace(/\/$/, '');
+  }
+
+  /** Requests sent so far by this client. */
+  get requestCount(): number {
+    return this.transport.requestCount;
+  }
+
+  get timeoutMs(): number {
+    return this.transport.timeoutMs;
+  }
+
+  /** `GET /version`. */
+  serverVersion(): Promise<Info> {
+    return this.transport.json<Info>({ method: 'GET', path: '/version' });
+  }
+
+  async get<R extends ResourceRef>(resource: R, name: string, namespace?: string): Promise<ObjectOf<R>> {
+    const t = resourceType(resource);
+    if (t.namespaced && !namespace) throw new Error(`get ${t.plural}/${name}: a namespace is required`);
+    const obj = await this.transport.json<KubeObject>({ method: 'GET', path: objectPath(t, name, t.namespaced ? namespace : undefined) });
+    return obj as ObjectOf<R>;
+  }
+
+  /** Like `get`, but `undefined` when the object does not exist. */
+  async find<R extends ResourceRef>(resource: R, name: string, namespace?: string): Promise<ObjectOf<R> | undefined> {
+    try {
+      return await this.get(resource, name, namespace);
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+  }
+
+  /** LIST a resource; items get their `apiVersion`/`kind` filled in (the server omits them for built-ins). */
+  async list<R extends ResourceRef>(resource: R, options: ListOptions = {}): Promise<Array<ObjectOf<R>>> {
+    const t = resourceType(resource);
+    const base = collectionPath(t, t.namespaced ? options.namespace : undefined);
+    const apiVersion = apiVersionOf(t);
+    const items: KubeObject[] = [];
+    let cont: string | undefined;
+    do {
+      const q = new URLSearchParams();
+      if (options.labelSelector) q.set('labelSelector', options.labelSelector);
+      if (options.fieldSelector) q.set('fieldSelector', options.fieldSelector);
+      if (options.limit) q.set('limit', String(options.limit));
+      if (cont) q.set('continue', cont);
+      const qs = q.toString();
+      const page = await this.transport.json<{ items?: KubeObject[]; metadata?: { continue?: string } }>({
+        method: 'GET',
+        path: qs ? `${base}?${qs}` : base,
+      });
+      for (const item of page.items ?? []) items.push({ ...item, apiVersion: item.apiVersion ?? apiVersion, kind: item.kind ?? t.kind });
+      cont = options.limit ? page.metadata?.continue || undefined : undefined;
+    } while (cont);
+    return items as Array<ObjectOf<R>>;
+  }
+
+  async selfSubjectAccessReview(review: AccessReview): Promise<AccessReviewResult> {
+    const body: SelfSubjectAccessReview = {
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SelfSubjectAccessReview',
+      spec: { resourceAttributes: { ...review } },
+    };
+    const res = await this.transport.json<SelfSubjectAccessReview>({
+      method: 'POST',
+      path: '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
+      body: JSON.stringify(body),
+    });
+    const s = res.status;
+    return { allowed: s?.allowed ?? false, denied: s?.denied ?? false, reason: s?.reason ?? '', evaluationError: s?.evaluationError };
+  }
+
+  /** Server-side dry-run create (`?dryRun=All`): the server validates and admits the object without storing it. */
+  async dryRunCreate<T extends KubeObject>(obj: T): Promise<T & { metadata?: ObjectMeta }> {
+    this.router ??= createObjectRouter(this.transport, this.namespace).catch((e: unknown) => {
+      this.router = undefined;
+      throw e;
+    });
+    const path = await (await this.router).createPath(obj);
+    return this.transport.json<T & { metadata?: ObjectMeta }>({ method: 'POST', path: `${path}?dryRun=All`, body: JSON.stringify(obj) });
+  }
+
+  /**
+   * Every resource type the server serves (legacy discovery: `/api`, `/apis`, then each
+   * group version). Group versions whose discovery fails server-side (an unavailable
+   * aggregated API) are skipped, as kubectl does.
+   */
+  async apiResources(): Promise<ApiResource[]> {
+    const [core, groups] = await Promise.all([
+      this.transport.json<APIVersions>({ method: 'GET', path: '/api' }),
+      this.transport.json<APIGroupList>({ method: 'GET', path: '/apis' }),
+    ]);
+    const gvs: Array<{ group: string; version: string; path: string }> = [
+      ...core.versions.map((v) => ({ group: '', version: v, path: `/api/${v}` })),
+      ...groups.groups.flatMap((g) => g.versions.map((v) => ({ group: g.name, version: v.version, path: `/apis/${v.groupVersion}` }))),
+    ];
+    const lists = await Promise.all(
+      gvs.map(async (gv) => {
+        try {
+          return { gv, list: await this.transport.json<APIResourceList>({ method: 'GET', path: gv.path }) };
+        } catch (e) {
+          if (isKubeError(e, 'server') || isKubeError(e, 'notfound')) return undefined;
+          throw e;
+        }
+      }),
+    );
+    return lists.flatMap((l) =>
+      l === undefined
+        ? []
+        : l.list.resources
+            .filter((r) => !r.name.includes('/'))
+            .map((r) => ({
+              group: l.gv.group,
+              version: l.gv.version,
+              name: r.name,
+              kind: r.kind,
+              namespaced: r.namespaced,
+              verbs: r.verbs ?? [],
+              shortNames: r.shortNames ?? [],
+            })),
+    );
+  }
+
+  /** Close pooled connections. */
+  close(): void {
+    this.transport.close();
+  }
+}
+
+/**
+ * Build a client from the global flags: `--kubeconfig`/`$KUBECONFIG`, `--context`,
+ * `--as`/`--as-group`. Nothing is sent yet; a bad kubeconfig fails here as a `KubeError`
+ * of kind `config`.
+ */
+export async function connectKube(sel: KubeSelection, options: ConnectOptions = {}): Promise<KubeClient> {
+  const resolved = await loadKubeConfig(sel, options.env);
+  const transport = await KubeTransport.create(resolved, sel, options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
+  return new KubeClient(transport, resolved.contextName, resolved.namespace);
+}

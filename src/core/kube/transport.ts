@@ -1,0 +1,264 @@
+import http from 'node:http';
+import https from 'node:https';
+import { clusterCa, resolveCredentials, type Headers } from './credentials.js';
+import type { KubeSelection, ResolvedKubeConfig } from './kubeconfig.js';
+import { KubeError, type KubeErrorKind } from './kubeError.js';
+
+/** linkerd's client timeout per request (`k8s.NewAPI(…, 30s)`). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface TransportRequest {
+  method: HttpMethod;
+  /** Path and query, e.g. `/api/v1/pods?labelSelector=a%3Db`. */
+  path: string;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TransportResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/**
+ * The one place that speaks HTTP to the API server: TLS and credentials from the
+ * kubeconfig (via client-node), impersonation, keep-alive, the per-request deadline,
+ * and the mapping of every failure to a one-line `KubeError`.
+ */
+export class KubeTransport {
+  /** Number of requests sent (including failed ones). */
+  requestCount = 0;
+
+  private constructor(
+    readonly server: URL,
+    private readonly agent: http.Agent,
+    private readonly authHeaders: () => Promise<Headers>,
+    readonly timeoutMs: number,
+  ) {}
+
+  static async create(resolved: ResolvedKubeConfig, sel: KubeSelection, timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS): Promise<KubeTransport> {
+    const { cluster } = resolved;
+    let server: URL;
+    try {
+      server = new URL(cluster.server);
+    } catch (e) {
+      throw new KubeError('config', `invalid configuration: host must be a URL or a host:port pair: "${cluster.server}"`, { cause: e });
+    }
+    const creds = await resolveCredentials(resolved);
+    const agent =
+      creds.proxyAgent ??
+      (server.protocol === 'https:'
+        ? new https.Agent({
+            keepAlive: true,
+            maxSockets: 32,
+            ca: clusterCa(cluster),
+            cert: creds.cert,
+            key: creds.key,
+            rejectUnauthorized: !cluster.skipTLSVerify,
+            servername: cluster.tlsServerName,
+          })
+        : new http.Agent({ keepAlive: true, maxSockets: 32 }));
+    // --as / --as-group override the kubeconfig's `as:`, as in client-go.
+    const impersonation: Headers = {};
+    if (sel.as) impersonation['Impersonate-User'] = sel.as;
+    if (sel.asGroup?.length) impersonation['Impersonate-Group'] = [...sel.asGroup];
+    const authHeaders = async () => ({ ...(await creds.headers()), ...impersonation });
+    return new KubeTransport(server, agent, authHeaders, timeoutMs);
+  }
+
+  /** The full URL of an API path, honouring a path prefix in the kubeconfig's server URL. */
+  urlOf(path: string): string {
+    const base = this.server.href.replace(/\/+$/, '');
+    return `${base}${path}`;
+  }
+
+  /** Send a request; network failures and the deadline throw, HTTP error statuses are returned. */
+  async send(req: TransportRequest): Promise<TransportResponse> {
+    const url = this.urlOf(req.path);
+    const headers: Headers = { Accept: 'application/json', 'User-Agent': 'linkerd-ts', ...(await this.authHeaders()), ...req.headers };
+    if (req.body !== undefined) {
+      headers['Content-Type'] ??= 'application/json';
+      headers['Content-Length'] = String(Buffer.byteLength(req.body));
+    }
+    this.requestCount++;
+    const lib = this.server.protocol === 'https:' ? https : http;
+    return new Promise<TransportResponse>((resolve, reject) => {
+      let settled = false;
+      let timedOut = false;
+      const finish = (err: unknown, res?: TransportResponse) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (err !== undefined) reject(networkError(err, req.method, url, timedOut));
+        else resolve(res!);
+      };
+      const request = lib.request(url, { method: req.method, agent: this.agent, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => finish(undefined, { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', (e) => finish(e));
+        res.on('aborted', () => finish(new Error('unexpected EOF')));
+      });
+      const timer = setTimeout(() => {
+        timedOut = true;
+        request.destroy(new Error('timeout'));
+      }, this.timeoutMs);
+      request.on('error', (e) => finish(e));
+      request.end(req.body);
+    });
+  }
+
+  /** Send and decode a JSON answer; any non-2xx status becomes a `KubeError`. */
+  async json<T>(req: TransportRequest): Promise<T> {
+    const res = await this.send(req);
+    const url = this.urlOf(req.path);
+    if (res.status < 200 || res.status > 299) throw statusError(req.method, url, res.status, res.body);
+    try {
+      return JSON.parse(res.body) as T;
+    } catch (e) {
+      throw new KubeError('server', `${goMethod(req.method)} "${url}": invalid JSON in response: ${firstLine(e)}`, {
+        status: res.status,
+        method: req.method,
+        url,
+        cause: e,
+      });
+    }
+  }
+
+  /** Release pooled connections so the process can exit promptly. */
+  close(): void {
+    this.agent.destroy();
+  }
+}
+
+function firstLine(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).split('\n')[0];
+}
+
+/** Go's `url.Error` spells methods `Get`, `Post`, … */
+function goMethod(method: string): string {
+  return method.charAt(0) + method.slice(1).toLowerCase();
+}
+
+type AltNameError = Error & { host?: string; reason?: string; cert?: { subjectaltname?: string } };
+
+/** Go's x509.HostnameError wording, from Node's ERR_TLS_CERT_ALTNAME_INVALID. */
+function hostnameError(e: AltNameError): string {
+  const host = e.host ?? '';
+  const sans = (e.cert?.subjectaltname ?? '').split(',').map((s) => s.trim());
+  const isIp = /^[\d.]+$|:/.test(host);
+  const valid = sans
+    .filter((s) => (isIp ? s.startsWith('IP Address:') : s.startsWith('DNS:')))
+    .map((s) => s.slice(s.indexOf(':') + 1))
+    .join(', ');
+  if (!host) return `x509: ${e.reason ?? e.message}`;
+  if (valid === '') {
+    return isIp
+      ? `x509: cannot validate certificate for ${host} because it doesn't contain any IP SANs`
+      : `x509: certificate is not valid for any names, but wanted to match ${host}`;
+  }
+  return `x509: certificate is valid for ${valid}, not ${host}`;
+}
+
+const UNKNOWN_AUTHORITY = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_UNTRUSTED',
+]);
+
+/** Map a Node socket/TLS error to client-go's wording. */
+export function networkError(err: unknown, method: string, url: string, timedOut = false): KubeError {
+  const e = err as NodeJS.ErrnoException & { reason?: string };
+  const u = new URL(url);
+  const hostPort = `${u.hostname.replace(/^\[|\]$/g, '')}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`;
+  const code = e.code ?? '';
+  let kind: KubeErrorKind = 'unreachable';
+  let why: string;
+  if (timedOut) {
+    kind = 'timeout';
+    why = 'context deadline exceeded (Client.Timeout exceeded while awaiting headers)';
+  } else if (code === 'ECONNREFUSED') why = `dial tcp ${hostPort}: connect: connection refused`;
+  else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') why = `dial tcp: lookup ${u.hostname}: no such host`;
+  else if (code === 'EHOSTUNREACH') why = `dial tcp ${hostPort}: connect: no route to host`;
+  else if (code === 'ENETUNREACH') why = `dial tcp ${hostPort}: connect: network is unreachable`;
+  else if (code === 'ETIMEDOUT') why = `dial tcp ${hostPort}: i/o timeout`;
+  else if (code === 'ECONNRESET') why = e.message === 'socket hang up' ? 'EOF' : 'read: connection reset by peer';
+  else if (UNKNOWN_AUTHORITY.has(code)) {
+    kind = 'tls';
+    why = 'tls: failed to verify certificate: x509: certificate signed by unknown authority';
+  } else if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
+    kind = 'tls';
+    why = 'tls: failed to verify certificate: x509: certificate has expired or is not yet valid';
+  } else if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+    kind = 'tls';
+    why = `tls: failed to verify certificate: ${hostnameError(e as AltNameError)}`;
+  } else if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number/i.test(e.message ?? '')) {
+    kind = 'tls';
+    why = 'http: server gave HTTP response to HTTPS client';
+  } else if (code.startsWith('ERR_SSL') || code.startsWith('ERR_TLS') || code === 'EPROTO') {
+    kind = 'tls';
+    why = `remote error: tls: ${firstLine(e).replace(/^.*?:\s*/, '')}`;
+  } else why = firstLine(e);
+  return new KubeError(kind, `${goMethod(method)} "${url}": ${why}`, { method, url, cause: err });
+}
+
+const GENERIC_STATUS_MESSAGES: Record<number, string> = {
+  400: 'the server rejected our request for an unknown reason',
+  401: 'Unauthorized',
+  403: 'the server does not allow access to the requested resource',
+  404: 'the server could not find the requested resource',
+  405: 'the server does not allow this method on the requested resource',
+  409: 'the server reported a conflict',
+  422: 'the server rejected our request due to an error in our request',
+  429: 'the server has received too many requests and has asked us to try again later',
+  503: 'the server is currently unable to handle the request',
+  504: 'the server was unable to return a response in the time allotted, but may still be processing the request',
+};
+
+function kindOfStatus(status: number, reason?: string): KubeErrorKind {
+  if (reason === 'Timeout' || status === 504 || status === 408) return 'timeout';
+  switch (status) {
+    case 401:
+      return 'unauthorized';
+    case 403:
+      return 'forbidden';
+    case 404:
+      return 'notfound';
+    case 409:
+      return 'conflict';
+    case 400:
+    case 422:
+      return 'invalid';
+    default:
+      return 'server';
+  }
+}
+
+/** An HTTP error answer → `KubeError` with the Status message, as client-go reports it. */
+export function statusError(method: string, url: string, status: number, body: string): KubeError {
+  let message: string | undefined;
+  let reason: string | undefined;
+  try {
+    const s = JSON.parse(body) as { kind?: string; message?: string; reason?: string };
+    if (s && s.kind === 'Status') {
+      message = s.message || undefined;
+      reason = s.reason || undefined;
+    }
+  } catch {
+    // not a Status: fall through to the generic text
+  }
+  if (!message) {
+    const text = body.trim();
+    message =
+      GENERIC_STATUS_MESSAGES[status] ??
+      `an error on the server (${JSON.stringify(text.length > 0 ? text : 'unknown')}) has prevented the request from succeeding`;
+  }
+  return new KubeError(kindOfStatus(status, reason), message, { status, reason, method, url });
+}
