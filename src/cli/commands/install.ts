@@ -1,9 +1,79 @@
+import { chmodSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { UserError } from '../../core/errors.js';
+import { addValueFlags, flagsOf, normalizeBoolFlagArgs, readSetFlags, type FlagGroup } from '../../core/values/flags.js';
+import { resolveGlobals } from '../globals.js';
+import { manifestFormat, renderManifest } from '../output/manifest.js';
 
-// Placeholder while the command is being built; replaced by its real module.
+const GROUPS: FlagGroup[] = ['A', 'B', 'C'];
+const collect = (v: string, prev: string[] = []) => [...prev, v];
+
+interface InstallFlags {
+  crds: boolean;
+  ignoreCluster: boolean;
+  output: string;
+  values: string[];
+  set: string[];
+  setString: string[];
+  setFile: string[];
+  identityTrustAnchorKeyOut?: string;
+  identityAnchorValidity: string;
+  identityIssuerValidity: string;
+}
+
 export function register(program: Command): Command {
-  return program.command('install').allowUnknownOption(true).action(() => {
-    throw new UserError('install is not available yet');
+  const cmd = program
+    .command('install')
+    .description('Output Kubernetes configs to install Linkerd')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  # Install CRDs first.\n  linkerd install --crds | kubectl apply -f -\n\n  # Install the core control plane.\n  linkerd install | kubectl apply -f -',
+    );
+  addValueFlags(cmd, GROUPS);
+  cmd
+    .option('--crds', 'Install Linkerd CRDs', false)
+    .option('--ignore-cluster', 'Ignore the current Kubernetes cluster when checking for existing cluster configuration (default false)', false)
+    .option('-o, --output <format>', 'Output format. One of: json|yaml', 'yaml')
+    .option('-f, --values <file>', 'Specify values in a YAML file (can specify multiple)', collect, [])
+    .option('--set <values>', 'Set values on the command line (can specify multiple or separate values with commas: key1=val1,key2=val2)', collect, [])
+    .option('--set-string <values>', 'Set STRING values on the command line (can specify multiple or separate values with commas: key1=val1,key2=val2)', collect, [])
+    .option('--set-file <values>', 'Set values from respective files specified via the command line (can specify multiple or separate values with commas: key1=path1,key2=path2)', collect, [])
+    .option('--identity-trust-anchor-key-out <file>', 'Write the generated trust anchor private key to this file (mode 0600), to issue new issuers later')
+    .option('--identity-anchor-validity <duration>', 'Validity of a generated trust anchor', '8760h')
+    .option('--identity-issuer-validity <duration>', 'Validity of a generated issuer certificate', '8760h');
+  // pflag accepts `--ha=false`; commander booleans take no value, so rewrite those forms first.
+  const parseOptions = cmd.parseOptions.bind(cmd);
+  cmd.parseOptions = (argv: string[]) => parseOptions(normalizeBoolFlagArgs(argv, flagsOf(GROUPS)));
+
+  return cmd.action(async (opts: InstallFlags) => {
+    const globals = resolveGlobals(program);
+    const format = manifestFormat(opts.output);
+    const { renderInstall, isVerbatimError } = await import('../../core/install/index.js');
+    try {
+      const result = await renderInstall({
+        namespace: globals.linkerdNamespace,
+        cluster: opts.ignoreCluster ? undefined : globals,
+        crds: opts.crds,
+        flags: readSetFlags(cmd, GROUPS),
+        valuesFiles: opts.values,
+        set: opts.set,
+        setString: opts.setString,
+        setFile: opts.setFile,
+        anchorValidity: opts.identityAnchorValidity,
+        issuerValidity: opts.identityIssuerValidity,
+        wantTrustAnchorKey: opts.identityTrustAnchorKeyOut !== undefined && !opts.crds,
+      });
+      const manifest = renderManifest(result.objects, format);
+      if (opts.identityTrustAnchorKeyOut && result.trustAnchorKeyPem) {
+        writeFileSync(opts.identityTrustAnchorKeyOut, result.trustAnchorKeyPem, { mode: 0o600 });
+        chmodSync(opts.identityTrustAnchorKeyOut, 0o600); // also when the file already existed
+      }
+      for (const line of result.notes) process.stderr.write(`${line}\n`);
+      process.stdout.write(manifest);
+    } catch (e) {
+      // The pre-checks print the real CLI's own text, without the `Error: ` prefix.
+      if (!isVerbatimError(e)) throw e;
+      process.stderr.write(e.message);
+      process.exitCode = e.exitCode;
+    }
   });
 }

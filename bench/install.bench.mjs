@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// `linkerd install --ignore-cluster` — a full render including key generation (trust anchor,
+// issuer, three webhook serving certificates) — against the floor of the same machine and
+// run: `node -e 0`. Target: ≤ 3×. Also reports the pinned render (certificates from
+// fixtures/certs, no key generation) and the phases of one in-process render, to show where
+// the time goes. BENCH_RUNS sets the number of runs of each (default 15).
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const runs = Number(process.env.BENCH_RUNS ?? 15);
+const TARGET = 3;
+
+function once(args) {
+  const start = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KUBECONFIG: '/nonexistent' } });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return ms;
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+const linkerd = `${root}bin/linkerd`;
+const generated = [linkerd, 'install', '--ignore-cluster'];
+const certs = 'fixtures/certs/valid';
+const pinned = [
+  ...generated,
+  '--identity-trust-anchors-file', `${certs}-trust-anchors.pem`,
+  '--identity-issuer-certificate-file', `${certs}-crt.pem`,
+  '--identity-issuer-key-file', `${certs}-key.pem`,
+];
+
+for (const args of [['-e', '0'], generated, pinned]) once(args); // warm the file cache
+const floor = [];
+const gen = [];
+const pin = [];
+for (let i = 0; i < runs; i++) {
+  floor.push(once(['-e', '0']));
+  gen.push(once(generated));
+  pin.push(once(pinned));
+}
+const ratio = median(gen) / median(floor);
+console.log(`node -e 0                                   : median ${median(floor).toFixed(1)} ms (${runs} runs)`);
+console.log(`linkerd install --ignore-cluster            : median ${median(gen).toFixed(1)} ms (${runs} runs, generates 5 keys)`);
+console.log(`  … with certificates from files            : median ${median(pin).toFixed(1)} ms (${runs} runs)`);
+console.log(`ratio ${ratio.toFixed(2)}× (target ≤ ${TARGET}×) ${ratio <= TARGET ? 'OK' : 'MISSED'}`);
+
+// Where one render's time goes, measured in a fresh process (module loading dominates).
+const phases = spawnSync(
+  process.execPath,
+  [
+    '--input-type=module',
+    '-e',
+    `
+    const t0 = performance.now(); let t = t0; const out = [];
+    const lap = (l) => { const n = performance.now(); out.push(l + ' ' + (n - t).toFixed(0) + ' ms'); t = n; };
+    await import('commander'); lap('import commander');
+    await import('zod'); lap('import zod');
+    await import('${root}dist/src/core/values/index.js'); lap('import values (js-yaml, schema)');
+    await import('${root}dist/src/core/pki/index.js'); lap('import pki (@peculiar/x509, tsyringe, asn1-*)');
+    const { renderInstall } = await import('${root}dist/src/core/install/index.js'); lap('import templates + install');
+    const r = await renderInstall({ namespace: 'linkerd', crds: false, flags: [], valuesFiles: [], set: [], setString: [], setFile: [] }); lap('compose values, generate 5 keys and certificates, render');
+    const { renderManifest } = await import('${root}dist/src/cli/output/manifest.js');
+    renderManifest(r.objects, 'yaml'); lap('serialize YAML');
+    console.log(out.join('\\n'));
+    `,
+  ],
+  { cwd: root, encoding: 'utf8' },
+);
+console.log('phases of one render (fresh process, after node start-up):');
+console.log((phases.stdout || phases.stderr).trim().replace(/^/gm, '  '));

@@ -1,0 +1,131 @@
+import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
+import type { Secret } from 'kubernetes-types/core/v1.js';
+import { LINKERD_CRD_EXPECTATIONS } from '../../../templates/crds/index.js';
+import { UserError } from '../errors.js';
+import { connectKube, type KubeClient } from '../kube/kubeClient.js';
+import type { KubeSelection } from '../kube/kubeconfig.js';
+import { isNotFound } from '../kube/kubeError.js';
+import { type GatewayApiState, gatewayApiState } from './gatewayApi.js';
+import type { ExternalIssuerData } from './identityCredentials.js';
+import { VerbatimError } from './verbatimError.js';
+
+/*
+ * What `linkerd install` asks the cluster before rendering (spec §2.1), with the real CLI's
+ * messages. Reads only; nothing is created.
+ */
+
+const CANNOT_CONNECT = (err: string) =>
+  `Unable to install the Linkerd control plane. Cannot connect to the Kubernetes cluster:\n\n${err}\n\nYou can use the --ignore-cluster flag if you just want to generate the installation config.\n`;
+
+export const CRDS_MISSING = 'Linkerd CRDs must be installed first. Run linkerd install with the --crds flag.\n';
+
+const CONFIG_CONFLICT = (ns: string) =>
+  `Can't install the Linkerd control plane in the '${ns}' namespace. Reason: ConfigMap/linkerd-config already exists.\nRun the command \`linkerd upgrade\`, if you are looking to upgrade Linkerd.\n`;
+
+export const DOCKER_NODES =
+  'there are nodes using the docker container runtime and proxy-init container must run as root user.\ntry installing linkerd via --set proxyInit.runAsRoot=true\n';
+
+const keyMissing = (key: string, what: string) =>
+  `key ${key} containing the ${what} needs to exist in secret linkerd-identity-issuer if --identity-external-issuer=true`;
+
+export class InstallCluster {
+  private crdList?: Promise<CustomResourceDefinition[]>;
+
+  private constructor(readonly client: KubeClient) {}
+
+  /** The `kubernetes-api` checks: a client can be built and the API answers `/version`. */
+  static async connect(sel: KubeSelection): Promise<InstallCluster> {
+    let client: KubeClient;
+    try {
+      client = await connectKube(sel);
+    } catch (e) {
+      throw new VerbatimError(CANNOT_CONNECT((e as Error).message), { cause: e });
+    }
+    try {
+      await client.serverVersion();
+    } catch (e) {
+      client.close();
+      throw new VerbatimError(CANNOT_CONNECT((e as Error).message), { cause: e });
+    }
+    return new InstallCluster(client);
+  }
+
+  private crds(): Promise<CustomResourceDefinition[]> {
+    this.crdList ??= this.client.list('customresourcedefinitions');
+    return this.crdList;
+  }
+
+  /** Every Linkerd CRD exists and serves its last listed version. */
+  async assertLinkerdCrds(): Promise<void> {
+    let crds: CustomResourceDefinition[];
+    try {
+      crds = await this.crds();
+    } catch (e) {
+      throw new VerbatimError(CRDS_MISSING, { cause: e });
+    }
+    const byName = new Map(crds.map((c) => [c.metadata?.name, c]));
+    const ok = LINKERD_CRD_EXPECTATIONS.every((want) => byName.get(want.name)?.spec.versions.some((v) => v.name === want.lastVersion));
+    if (!ok) throw new VerbatimError(CRDS_MISSING);
+  }
+
+  /** linkerd-config must not exist yet: a second install would clobber the first. */
+  async assertNoLinkerdConfig(namespace: string): Promise<void> {
+    const cm = await this.client.find('configmaps', 'linkerd-config', namespace);
+    if (cm) throw new VerbatimError(CONFIG_CONFLICT(namespace));
+  }
+
+  /** proxy-init cannot run unprivileged on Docker-runtime nodes. */
+  async assertNoDockerNodes(): Promise<void> {
+    const nodes = await this.client.list('nodes', { limit: 500 });
+    if (nodes.some((n) => n.status?.nodeInfo?.containerRuntimeVersion?.startsWith('docker:'))) throw new VerbatimError(DOCKER_NODES);
+  }
+
+  /**
+   * The API server's ports from Service `default/kubernetes` (its port and integer target
+   * ports), which control-plane proxies must not intercept; undefined when unreadable.
+   */
+  async apiServerPorts(): Promise<string | undefined> {
+    try {
+      const svc = await this.client.get('services', 'kubernetes', 'default');
+      const ports: string[] = [];
+      for (const p of svc.spec?.ports ?? []) {
+        ports.push(String(p.port));
+        if (typeof p.targetPort === 'number') ports.push(String(p.targetPort));
+      }
+      return ports.length ? ports.join(',') : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** `enableEndpointSlices` needs the discovery.k8s.io/v1 API and at least one slice. */
+  async assertEndpointSlices(): Promise<void> {
+    let slices: unknown[];
+    try {
+      slices = await this.client.list('endpointslices', { limit: 500 });
+    } catch (e) {
+      if (isNotFound(e)) throw new UserError('EndpointSlice resource not found');
+      throw e;
+    }
+    if (slices.length === 0) throw new UserError('no EndpointSlice resources exist in the cluster');
+  }
+
+  /** The external issuer's Secret, which cert-manager (or the user) must have created. */
+  async externalIssuer(namespace: string): Promise<ExternalIssuerData> {
+    const secret: Secret = await this.client.get('secrets', 'linkerd-identity-issuer', namespace);
+    const data = secret.data ?? {};
+    const read = (key: string, what: string) => {
+      if (data[key] === undefined) throw new UserError(keyMissing(key, what));
+      return Buffer.from(data[key], 'base64').toString('utf8');
+    };
+    return { anchors: read('ca.crt', 'trust anchors'), crt: read('tls.crt', 'issuer certificate'), key: read('tls.key', 'issuer key') };
+  }
+
+  async gatewayApi(): Promise<GatewayApiState> {
+    return gatewayApiState(await this.crds());
+  }
+
+  close(): void {
+    this.client.close();
+  }
+}

@@ -1,0 +1,124 @@
+import type { Deployment } from 'kubernetes-types/apps/v1.js';
+import type { ConfigMap, Container, EnvVar, Secret } from 'kubernetes-types/core/v1.js';
+import { UserError } from '../../src/core/errors.js';
+import type { Values } from '../../src/core/values/index.js';
+import { trustDomainOf } from '../proxy/index.js';
+import type { ControlPlaneContext } from './context.js';
+import { b64, componentLabels, createdByAnnotation, namespacedMeta } from './metadata.js';
+import {
+  controllerImage,
+  controllerResources,
+  controllerSecurityContext,
+  controlPlaneDeployment,
+  controlPlanePodSpec,
+  httpProbe,
+  kubeApiAccessMount,
+  withControlPlaneProxy,
+} from './pod.js';
+import { traceArgs } from './trace.js';
+
+/**
+ * Secret `linkerd-identity-issuer` (`crt.pem`/`key.pem`) for the `linkerd.io/tls` scheme. With an
+ * external issuer (`kubernetes.io/tls`) the Secret is cert-manager's, so nothing is rendered.
+ */
+export function identityIssuerSecret(values: Values, ctx: ControlPlaneContext): Secret[] {
+  if (values.identity.issuer.scheme !== 'linkerd.io/tls') return [];
+  const { crtPEM, keyPEM } = values.identity.issuer.tls;
+  if (!crtPEM) throw new UserError('Please provide the identity issuer certificate');
+  if (!keyPEM) throw new UserError('Please provide the identity issue private key');
+  return [
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: namespacedMeta('linkerd-identity-issuer', ctx, componentLabels(values, ctx, 'identity'), createdByAnnotation(values, ctx)),
+      data: { 'crt.pem': b64(crtPEM), 'key.pem': b64(keyPEM) },
+    },
+  ];
+}
+
+/** ConfigMap `linkerd-identity-trust-roots`; with `identity.externalCA` another tool (trust-manager) owns it. */
+export function trustRootsConfigMap(values: Values, ctx: ControlPlaneContext): ConfigMap[] {
+  if (values.identity.externalCA) return [];
+  return [
+    {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: namespacedMeta('linkerd-identity-trust-roots', ctx, componentLabels(values, ctx, 'identity'), createdByAnnotation(values, ctx)),
+      data: { 'ca-bundle.crt': `${values.identityTrustAnchorsPEM.trim()}\n` },
+    },
+  ];
+}
+
+function identityContainer(values: Values, ctx: ControlPlaneContext): Container {
+  const issuer = values.identity.issuer;
+  const env: EnvVar[] = [
+    { name: 'LINKERD_DISABLED', value: 'linkerd-await cannot block the identity controller' },
+    ...((values.identity.additionalEnv ?? []) as EnvVar[]),
+    ...((values.identity.experimentalEnv ?? []) as EnvVar[]),
+  ];
+  const c: Container = {
+    args: [
+      'identity',
+      `-log-level=${values.controllerLogLevel}`,
+      `-log-format=${values.controllerLogFormat}`,
+      `-controller-namespace=${ctx.namespace}`,
+      `-identity-trust-domain=${trustDomainOf(values)}`,
+      `-identity-issuance-lifetime=${issuer.issuanceLifetime}`,
+      `-identity-clock-skew-allowance=${issuer.clockSkewAllowance}`,
+      `-identity-scheme=${issuer.scheme}`,
+      `-enable-pprof=${values.enablePprof}`,
+      `-kube-apiclient-qps=${values.identity.kubeAPI.clientQPS}`,
+      `-kube-apiclient-burst=${values.identity.kubeAPI.clientBurst}`,
+      ...traceArgs(values),
+    ],
+    env,
+    image: controllerImage(values),
+    imagePullPolicy: values.imagePullPolicy,
+    livenessProbe: httpProbe('/ping', 9990, { initialDelaySeconds: 10, timeoutSeconds: values.identity.livenessProbe.timeoutSeconds }),
+    name: 'identity',
+    ports: [
+      { containerPort: 8080, name: 'ident-grpc' },
+      { containerPort: 9990, name: 'ident-admin' },
+    ],
+    readinessProbe: httpProbe('/ready', 9990, { failureThreshold: 7, timeoutSeconds: values.identity.readinessProbe.timeoutSeconds }),
+  };
+  const resources = controllerResources(values.identityResources);
+  if (resources) c.resources = resources;
+  c.securityContext = controllerSecurityContext(values);
+  c.volumeMounts = [
+    { mountPath: '/var/run/linkerd/identity/issuer', name: 'identity-issuer' },
+    { mountPath: '/var/run/linkerd/identity/trust-roots/', name: 'trust-roots' },
+    kubeApiAccessMount(),
+  ];
+  return c;
+}
+
+/**
+ * The identity controller. Its proxy is a regular container that does not hold the pod back
+ * (the controller cannot wait for an identity it issues itself) and refuses plaintext on 8080.
+ */
+export function identityDeployment(values: Values, ctx: ControlPlaneContext): Deployment {
+  const pod = controlPlanePodSpec(values, {
+    component: 'identity',
+    serviceAccountName: 'linkerd-identity',
+    containers: [identityContainer(values, ctx)],
+    volumes: [
+      { name: 'identity-issuer', secret: { secretName: 'linkerd-identity-issuer' } },
+      { name: 'trust-roots', configMap: { name: 'linkerd-identity-trust-roots' } },
+    ],
+  });
+  const spec = withControlPlaneProxy(values, ctx, pod, {
+    component: 'linkerd-identity',
+    podInboundPorts: '8080,9990',
+    proxyResources: values.identityProxyResources,
+    regularContainer: true,
+    requireTLSOnInboundPorts: '8080',
+  });
+  return controlPlaneDeployment(values, ctx, {
+    name: 'linkerd-identity',
+    component: 'identity',
+    fullSelector: true,
+    spec,
+    annotations: { ...values.identity.podAnnotations },
+  });
+}

@@ -1,0 +1,79 @@
+import type { Deployment } from 'kubernetes-types/apps/v1.js';
+import type { Container, EnvVar } from 'kubernetes-types/core/v1.js';
+import type { Values } from '../../src/core/values/index.js';
+import type { ControlPlaneContext } from './context.js';
+import {
+  controllerImage,
+  controllerResources,
+  controllerSecurityContext,
+  controlPlaneDeployment,
+  controlPlanePodSpec,
+  httpProbe,
+  kubeApiAccessMount,
+  withControlPlaneProxy,
+} from './pod.js';
+
+function injectorContainer(values: Values, ctx: ControlPlaneContext): Container {
+  const pi = values.proxyInjector;
+  const c: Container = {
+    args: [
+      'proxy-injector',
+      `-log-level=${values.controllerLogLevel}`,
+      `-log-format=${values.controllerLogFormat}`,
+      `-linkerd-namespace=${ctx.namespace}`,
+      `-enable-pprof=${values.enablePprof}`,
+    ],
+    image: controllerImage(values),
+    imagePullPolicy: values.imagePullPolicy,
+    livenessProbe: httpProbe('/ping', 9995, { initialDelaySeconds: 10, timeoutSeconds: pi.livenessProbe.timeoutSeconds }),
+    name: 'proxy-injector',
+    ports: [
+      { containerPort: 8443, name: 'proxy-injector' },
+      { containerPort: 9995, name: 'injector-admin' },
+    ],
+    readinessProbe: httpProbe('/ready', 9995, { failureThreshold: 7, timeoutSeconds: pi.readinessProbe.timeoutSeconds }),
+  };
+  const env = [...((pi.additionalEnv ?? []) as EnvVar[]), ...((pi.experimentalEnv ?? []) as EnvVar[])];
+  if (env.length) c.env = env;
+  const resources = controllerResources(values.proxyInjectorResources);
+  if (resources) c.resources = resources;
+  c.securityContext = controllerSecurityContext(values);
+  c.volumeMounts = [
+    { mountPath: '/var/run/linkerd/config', name: 'config' },
+    { mountPath: '/var/run/linkerd/identity/trust-roots', name: 'trust-roots' },
+    { mountPath: '/var/run/linkerd/tls', name: 'tls', readOnly: true },
+    kubeApiAccessMount(),
+  ];
+  return c;
+}
+
+/**
+ * The proxy injector reads linkerd-config and the trust bundle on every admission, so new pods
+ * pick up configuration changes without a restart. Port 8443 is opaque: the API server's calls
+ * are TLS the proxy must not try to detect.
+ */
+export function proxyInjectorDeployment(values: Values, ctx: ControlPlaneContext, checksum: string): Deployment {
+  const pod = controlPlanePodSpec(values, {
+    component: 'proxy-injector',
+    serviceAccountName: 'linkerd-proxy-injector',
+    containers: [injectorContainer(values, ctx)],
+    volumes: [
+      { name: 'config', configMap: { name: 'linkerd-config' } },
+      { name: 'trust-roots', configMap: { name: 'linkerd-identity-trust-roots' } },
+      { name: 'tls', secret: { secretName: 'linkerd-proxy-injector-k8s-tls' } },
+    ],
+  });
+  const spec = withControlPlaneProxy(values, ctx, pod, {
+    component: 'linkerd-proxy-injector',
+    podInboundPorts: '8443,9995',
+    proxyResources: values.proxyInjectorProxyResources,
+  });
+  return controlPlaneDeployment(values, ctx, {
+    name: 'linkerd-proxy-injector',
+    component: 'proxy-injector',
+    fullSelector: false,
+    spec,
+    leadingAnnotations: { 'checksum/config': checksum },
+    annotations: { 'config.linkerd.io/opaque-ports': '8443', ...values.proxyInjector.podAnnotations },
+  });
+}

@@ -1,0 +1,197 @@
+import type {
+  MutatingWebhookConfiguration,
+  RuleWithOperations,
+  ValidatingWebhookConfiguration,
+  WebhookClientConfig,
+} from 'kubernetes-types/admissionregistration/v1.js';
+import type { Secret } from 'kubernetes-types/core/v1.js';
+import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
+import { UserError } from '../../src/core/errors.js';
+import type { Values } from '../../src/core/values/index.js';
+import type { ControlPlaneContext, WebhookKey } from './context.js';
+import { type Component, b64, clusterMeta, componentLabels, createdByAnnotation, namespacedMeta } from './metadata.js';
+
+/*
+ * The three admission webhooks and their serving Secrets (spec §2.8). For each: a
+ * `kubernetes.io/tls` Secret `<service>-k8s-tls` unless `<hook>.externalSecret`, and a webhook
+ * configuration whose caBundle is the user's `caBundle`, else the serving certificate itself
+ * (self-signed), omitted when cert-manager injects it (`injectCaFrom`/`injectCaFromSecret`).
+ */
+
+type WebhookValues = Values['proxyInjector'] | Values['profileValidator'];
+
+/** kubernetes-types 1.30 lost `resources` and `scope` from RuleWithOperations; the API has them. */
+type AdmissionRule = RuleWithOperations & { resources: string[]; scope?: string };
+
+interface WebhookSpec {
+  key: WebhookKey;
+  /** The Service the API server calls, also the certificate's `<service>.<ns>.svc` name. */
+  service: string;
+  component: Component;
+}
+
+export const WEBHOOKS: Readonly<Record<WebhookKey, WebhookSpec>> = {
+  profileValidator: { key: 'profileValidator', service: 'linkerd-sp-validator', component: 'destination' },
+  policyValidator: { key: 'policyValidator', service: 'linkerd-policy-validator', component: 'destination' },
+  proxyInjector: { key: 'proxyInjector', service: 'linkerd-proxy-injector', component: 'proxy-injector' },
+};
+
+/** `<service>.<namespace>.svc`: CN and only DNS SAN of a webhook's serving certificate. */
+export function webhookDnsName(key: WebhookKey, namespace: string): string {
+  return `${WEBHOOKS[key].service}.${namespace}.svc`;
+}
+
+/** The chart's `linkerd.webhook.validation`, with the value path in front of each message. */
+export function webhookProblems(key: WebhookKey, hook: WebhookValues): string[] {
+  const problems: string[] = [];
+  const injects = Boolean(hook.injectCaFrom || hook.injectCaFromSecret);
+  if (hook.injectCaFrom && hook.injectCaFromSecret) problems.push('injectCaFrom and injectCaFromSecret cannot both be set');
+  if (injects && hook.caBundle) problems.push('injectCaFrom or injectCaFromSecret cannot be set if providing a caBundle');
+  if (hook.externalSecret && !hook.caBundle && !injects) {
+    problems.push('if externalSecret is set, then caBundle, injectCaFrom, or injectCaFromSecret must be set');
+  }
+  if ((injects || hook.caBundle) && !hook.externalSecret) {
+    problems.push('if caBundle, injectCaFrom, or injectCaFromSecret is set, then externalSecret must be set');
+  }
+  if (Boolean(hook.crtPEM) !== Boolean(hook.keyPEM) && !hook.externalSecret) {
+    problems.push('crtPEM and keyPEM must be set together');
+  }
+  return problems.map((p) => `${key}: ${p}`);
+}
+
+/** Whether the render needs generated credentials for this webhook (no certificate of the user's, not external). */
+export function needsGeneratedCredentials(hook: WebhookValues): boolean {
+  return !hook.externalSecret && !(hook.crtPEM && hook.keyPEM);
+}
+
+/** The serving certificate and key the Secret holds: the user's, else the generated pair. */
+function servingPair(key: WebhookKey, values: Values, ctx: ControlPlaneContext): { crt: string; key: string } {
+  const hook = values[key];
+  if (hook.crtPEM && hook.keyPEM) return { crt: hook.crtPEM, key: hook.keyPEM };
+  const generated = ctx.webhookCredentials[key];
+  if (!generated) throw new UserError(`${key}: no serving certificate: set ${key}.crtPEM and ${key}.keyPEM, or ${key}.externalSecret`);
+  return { crt: generated.certPem, key: generated.keyPem };
+}
+
+function validate(key: WebhookKey, values: Values): void {
+  const [first] = webhookProblems(key, values[key]);
+  if (first) throw new UserError(first);
+}
+
+function tlsSecret(key: WebhookKey, values: Values, ctx: ControlPlaneContext): Secret[] {
+  if (values[key].externalSecret) return [];
+  const spec = WEBHOOKS[key];
+  const pair = servingPair(key, values, ctx);
+  return [
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: namespacedMeta(`${spec.service}-k8s-tls`, ctx, componentLabels(values, ctx, spec.component), createdByAnnotation(values, ctx)),
+      type: 'kubernetes.io/tls',
+      data: { 'tls.crt': b64(pair.crt), 'tls.key': b64(pair.key) },
+    },
+  ];
+}
+
+function clientConfig(key: WebhookKey, values: Values, ctx: ControlPlaneContext): WebhookClientConfig {
+  const hook = values[key];
+  const config: WebhookClientConfig = { service: { name: WEBHOOKS[key].service, namespace: ctx.namespace, path: '/' } };
+  if (!hook.injectCaFrom && !hook.injectCaFromSecret) {
+    // The serving certificate is self-signed, so it is its own CA.
+    config.caBundle = b64(hook.caBundle || servingPair(key, values, ctx).crt);
+  }
+  return config;
+}
+
+function certManagerAnnotations(hook: WebhookValues): Record<string, string> | undefined {
+  const a: Record<string, string> = {};
+  if (hook.injectCaFrom) a['cert-manager.io/inject-ca-from'] = hook.injectCaFrom;
+  if (hook.injectCaFromSecret) a['cert-manager.io/inject-ca-from-secret'] = hook.injectCaFromSecret;
+  return Object.keys(a).length ? a : undefined;
+}
+
+const createUpdate = (apiGroups: string[], apiVersions: string[], resources: string[]): AdmissionRule => ({
+  operations: ['CREATE', 'UPDATE'],
+  apiGroups,
+  apiVersions,
+  resources,
+});
+
+function validatingWebhook(key: 'profileValidator' | 'policyValidator', values: Values, ctx: ControlPlaneContext, rules: AdmissionRule[]): ValidatingWebhookConfiguration {
+  const spec = WEBHOOKS[key];
+  const hook = values[key];
+  return {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingWebhookConfiguration',
+    metadata: clusterMeta(`${spec.service}-webhook-config`, componentLabels(values, ctx, spec.component), certManagerAnnotations(hook)),
+    webhooks: [
+      {
+        name: `${spec.service}.linkerd.io`,
+        namespaceSelector: structuredClone(hook.namespaceSelector) as LabelSelector,
+        clientConfig: clientConfig(key, values, ctx),
+        failurePolicy: values.webhookFailurePolicy,
+        admissionReviewVersions: ['v1', 'v1beta1'],
+        rules,
+        sideEffects: 'None',
+      },
+    ],
+  };
+}
+
+/** Secret and ValidatingWebhookConfiguration of the ServiceProfile validator. */
+export function profileValidatorWebhook(values: Values, ctx: ControlPlaneContext) {
+  validate('profileValidator', values);
+  return [
+    ...tlsSecret('profileValidator', values, ctx),
+    validatingWebhook('profileValidator', values, ctx, [createUpdate(['linkerd.io'], ['v1alpha1', 'v1alpha2'], ['serviceprofiles'])]),
+  ];
+}
+
+/** Secret and ValidatingWebhookConfiguration of the policy validator. */
+export function policyValidatorWebhook(values: Values, ctx: ControlPlaneContext) {
+  validate('policyValidator', values);
+  const policyKinds = [
+    'authorizationpolicies',
+    'httplocalratelimitpolicies',
+    'httproutes',
+    'networkauthentications',
+    'meshtlsauthentications',
+    'serverauthorizations',
+    'servers',
+    'egressnetworks',
+  ];
+  return [
+    ...tlsSecret('policyValidator', values, ctx),
+    validatingWebhook('policyValidator', values, ctx, [
+      createUpdate(['policy.linkerd.io'], ['*'], policyKinds),
+      createUpdate(['gateway.networking.k8s.io'], ['*'], ['httproutes', 'grpcroutes', 'tlsroutes', 'tcproutes']),
+    ]),
+  ];
+}
+
+/** Secret and MutatingWebhookConfiguration of the proxy injector (pods and services, on CREATE). */
+export function proxyInjectorWebhook(values: Values, ctx: ControlPlaneContext) {
+  validate('proxyInjector', values);
+  const spec = WEBHOOKS.proxyInjector;
+  const hook = values.proxyInjector;
+  const podsAndServices: AdmissionRule = { operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods', 'services'], scope: 'Namespaced' };
+  const config: MutatingWebhookConfiguration = {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'MutatingWebhookConfiguration',
+    metadata: clusterMeta(`${spec.service}-webhook-config`, componentLabels(values, ctx, spec.component), certManagerAnnotations(hook)),
+    webhooks: [
+      {
+        name: `${spec.service}.linkerd.io`,
+        namespaceSelector: structuredClone(hook.namespaceSelector) as LabelSelector,
+        objectSelector: structuredClone(hook.objectSelector) as LabelSelector,
+        clientConfig: clientConfig('proxyInjector', values, ctx),
+        failurePolicy: values.webhookFailurePolicy,
+        admissionReviewVersions: ['v1', 'v1beta1'],
+        rules: [podsAndServices],
+        sideEffects: 'None',
+        timeoutSeconds: hook.timeoutSeconds,
+      },
+    ],
+  };
+  return [...tlsSecret('proxyInjector', values, ctx), config];
+}

@@ -1,0 +1,67 @@
+import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
+import { describe, expect, it } from 'vitest';
+import { decideGatewayApi, gatewayApiState, selectGatewayCrds } from '../../../src/core/install/index.js';
+import { renderCrds } from '../../../templates/crds/index.js';
+
+const crd = (name: string, versions: string[], annotations?: Record<string, string>): CustomResourceDefinition => ({
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name, ...(annotations ? { annotations } : {}) },
+  spec: {
+    group: 'gateway.networking.k8s.io',
+    names: { kind: 'X', plural: name.split('.')[0] },
+    scope: 'Namespaced',
+    versions: versions.map((v) => ({ name: v, served: true, storage: v === versions[0] })),
+  },
+});
+
+describe('Gateway API CRD detection (spec §2.9)', () => {
+  it('classifies absent, Linkerd-managed and external CRDs', () => {
+    expect(gatewayApiState([])).toBe('absent');
+    expect(gatewayApiState([crd('httproutes.gateway.networking.k8s.io', ['v1'], { 'linkerd.io/created-by': 'linkerd/cli x' })])).toBe('linkerd');
+    expect(gatewayApiState([crd('grpcroutes.gateway.networking.k8s.io', ['v1'])])).toBe('external');
+  });
+
+  it('requires v1 of external CRDs', () => {
+    expect(() => gatewayApiState([crd('httproutes.gateway.networking.k8s.io', ['v1beta1'])])).toThrow(
+      'the httproutes.gateway.networking.k8s.io CRD is missing the v1 version, please upgrade to Gateway API v1.1.1 or later',
+    );
+  });
+});
+
+describe('Gateway API CRD decision', () => {
+  it('reports missing Gateway API CRDs the way the real CLI does', () => {
+    expect(() => decideGatewayApi('absent', {})).toThrow(/Gateway API CRDs must be installed/);
+    try {
+      decideGatewayApi('absent', {});
+    } catch (e) {
+      expect((e as { hint?: string }).hint).toContain('kubectl apply --server-side -f https://github.com/kubernetes-sigs/gateway-api/releases/download/v1.5.1/standard-install.yaml');
+    }
+  });
+
+  it('keeps providing Linkerd-managed CRDs by default, and refuses to drop them', () => {
+    expect(decideGatewayApi('linkerd', {})).toEqual({ httpRoutes: true, tlsRoutes: true, tcpRoutes: true });
+    expect(() => decideGatewayApi('linkerd', { installGatewayAPI: false })).toThrow('Linkerd is providing GW API, but your current install configuration will remove it');
+  });
+
+  it('refuses to install over external CRDs', () => {
+    expect(decideGatewayApi('external', {})).toEqual({ httpRoutes: false, tlsRoutes: false, tcpRoutes: false });
+    expect(() => decideGatewayApi('external', { installGatewayAPI: true })).toThrow(
+      'Linkerd cannot install the Gateway API CRDs because they are already installed by an external source. Please set `installGatewayAPI` to `false`.',
+    );
+  });
+
+  it('lets the per-kind switches override installGatewayAPI; without a cluster nothing is checked', () => {
+    expect(decideGatewayApi('absent', { enableHttpRoutes: true })).toEqual({ httpRoutes: true, tlsRoutes: false, tcpRoutes: false });
+    expect(decideGatewayApi(undefined, {})).toEqual({ httpRoutes: false, tlsRoutes: false, tcpRoutes: false });
+    expect(decideGatewayApi(undefined, { installGatewayAPI: true, enableTcpRoutes: false })).toEqual({ httpRoutes: true, tlsRoutes: true, tcpRoutes: false });
+  });
+
+  it('selects the CRDs to render, always keeping Linkerd’s own ten', () => {
+    const all = renderCrds({ namespace: 'linkerd', cliVersion: 'v', chartVersion: 'c', installGatewayAPI: true });
+    const names = (s: Parameters<typeof selectGatewayCrds>[1]) => selectGatewayCrds(all, s).map((c) => c.metadata!.name);
+    expect(names({ httpRoutes: false, tlsRoutes: false, tcpRoutes: false })).toHaveLength(10);
+    expect(names({ httpRoutes: true, tlsRoutes: false, tcpRoutes: false })).toEqual(expect.arrayContaining(['httproutes.gateway.networking.k8s.io', 'grpcroutes.gateway.networking.k8s.io']));
+    expect(names({ httpRoutes: true, tlsRoutes: true, tcpRoutes: true })).toHaveLength(14);
+  });
+});
