@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { isUserError } from '../core/errors.js';
-import { addGlobalFlags } from './globals.js';
+import { addGlobalFlags, resolveGlobals } from './globals.js';
 
 /**
  * A subcommand is registered only when it runs (or when help lists them all), so start-up
@@ -44,6 +44,10 @@ export function buildProgram(): Command {
     .configureOutput({ outputError: (str, write) => write(str) })
     .exitOverride();
   addGlobalFlags(program);
+  // Like the real CLI's PersistentPreRunE: the namespace is validated before any command runs.
+  program.hook('preAction', () => {
+    resolveGlobals(program);
+  });
   return program;
 }
 
@@ -55,6 +59,11 @@ export async function loadAllCommands(): Promise<Command> {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  // `linkerd install | head` closes the pipe early: that is the reader's choice, not an error.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw e;
+  });
   const args = argv.slice(2);
   const program = buildProgram();
   const wanted = firstPositional(args);

@@ -1,5 +1,9 @@
 import { z } from 'zod';
 
+// A CLI parses the values a handful of times per run: zod's JIT (generating parser code with
+// `new Function`) costs more than it saves at that count, so interpret the schema instead.
+z.config({ jitless: true });
+
 /*
  * The values of the linkerd-control-plane chart (merged with the linkerd-crds chart), as one strict
  * zod schema. Key names and nesting follow the real chart so users' `-f values.yaml` files and

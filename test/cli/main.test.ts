@@ -1,0 +1,69 @@
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+
+describe('linkerd (root command)', () => {
+  it('lists every subcommand in its help', async () => {
+    const r = await runCli(['--help']);
+    expect(r.code).toBe(0);
+    for (const c of ['check', 'completion', 'inject', 'install', 'uninject', 'version']) expect(r.stdout).toContain(c);
+  });
+
+  it('rejects an invalid control-plane namespace with one line', async () => {
+    const r = await runCli(['-L', 'bad_ns!', 'version', '--client']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('Error: bad_ns! is not a valid namespace\n');
+    expect(r.stdout).toBe('');
+  });
+
+  it('takes the namespace from LINKERD_NAMESPACE only when -L is left at its default', async () => {
+    const bad = await runCli(['version', '--client'], { env: { LINKERD_NAMESPACE: 'no_good' } });
+    expect(bad.stderr).toContain('no_good is not a valid namespace');
+    const flagWins = await runCli(['-L', 'linkerd', 'version', '--client'], { env: { LINKERD_NAMESPACE: 'no_good' } });
+    expect(flagWins.code).toBe(0);
+  });
+
+  it('runs linkerd-<name> from PATH for an unknown subcommand, passing the arguments through', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'l5d-plugin-'));
+    const plugin = path.join(dir, 'linkerd-hello');
+    writeFileSync(plugin, '#!/bin/sh\necho "hello $*"\n');
+    chmodSync(plugin, 0o755);
+    const r = await runCli(['hello', 'a', '--b'], { env: { PATH: `${dir}${path.delimiter}${process.env.PATH}` } });
+    expect(r.stdout).toBe('hello a --b\n');
+    expect(r.code).toBe(0);
+  });
+
+  it('says an unknown command is unknown when no extension provides it', async () => {
+    const r = await runCli(['frobnicate']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('unknown command "frobnicate"');
+  });
+
+  it('refuses flags before an extension name', async () => {
+    const r = await runCli(['--bogus-flag', 'hello']);
+    expect(r.code).toBe(1);
+  });
+});
+
+describe('linkerd completion', () => {
+  it('emits a bash script that completes subcommands and their flags', async () => {
+    const r = await runCli(['completion', 'bash']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('complete -o default -F _linkerd_completions linkerd');
+    expect(r.stdout).toMatch(/install\) opts="[^"]*--crds/);
+    expect(r.stdout).toMatch(/inject\) opts="[^"]*--manual/);
+  });
+
+  it('emits zsh and fish scripts', async () => {
+    expect((await runCli(['completion', 'zsh'])).stdout).toMatch(/^#compdef linkerd/);
+    expect((await runCli(['completion', 'fish'])).stdout).toContain("complete -c linkerd -n '__fish_seen_subcommand_from check' -l pre");
+  });
+
+  it('rejects other shells with the real message', async () => {
+    const r = await runCli(['completion', 'powershell']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('Error: unsupported shell type (must be bash, zsh or fish): powershell\n');
+  });
+});
