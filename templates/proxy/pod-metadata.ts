@@ -1,5 +1,6 @@
 import type { Values } from '../../src/core/values/index.js';
-import { sha256Hex } from '../../src/core/pki/index.js';
+// fingerprint.js alone: the pki index would load the X.509 library for one hash.
+import { sha256Hex } from '../../src/core/pki/fingerprint.js';
 
 export interface InjectedMetadataInput {
   controlPlaneNamespace: string;

@@ -52,9 +52,7 @@ export function proxyEnv(values: Values, ctx: ProxyPodContext): EnvVar[] {
   if (any(workers.maximum)) e.push(env('LINKERD2_PROXY_CORES_MAX', workers.maximum!));
   if (any(workers.maximumCPURatio)) e.push(env('LINKERD2_PROXY_CORES_MAX_RATIO', workers.maximumCPURatio!));
   if (any(p.requireIdentityOnInboundPorts)) e.push(env('LINKERD2_PROXY_INBOUND_PORTS_REQUIRE_IDENTITY', p.requireIdentityOnInboundPorts!));
-  // Not (yet) a key of the values schema; read defensively so a values file carrying it still works.
-  const requireTLS = (p as { requireTLSOnInboundPorts?: string }).requireTLSOnInboundPorts;
-  if (any(requireTLS)) e.push(env('LINKERD2_PROXY_INBOUND_PORTS_REQUIRE_TLS', requireTLS!));
+  if (any(p.requireTLSOnInboundPorts)) e.push(env('LINKERD2_PROXY_INBOUND_PORTS_REQUIRE_TLS', p.requireTLSOnInboundPorts!));
   e.push(
     env('LINKERD2_PROXY_SHUTDOWN_ENDPOINT_ENABLED', Boolean(p.enableShutdownEndpoint)),
     env('LINKERD2_PROXY_LOG', p.logLevel + (p.logHTTPHeaders === 'insecure' ? '' : ',[{headers}]=off,[{request}]=off')),

@@ -1,9 +1,26 @@
 import type { Command } from 'commander';
-import { UserError } from '../../core/errors.js';
+import { manifestFormat } from '../output/manifest.js';
 
-// Placeholder while the command is being built; replaced by its real module.
+const EXAMPLES = `
+Examples:
+  # Remove the proxy from a manifest produced by 'linkerd inject --manual'.
+  linkerd uninject meshed.yaml > plain.yaml
+
+  # Un-mesh every deployment of the default namespace.
+  kubectl get deploy -o yaml | linkerd uninject - | kubectl apply -f -`;
+
 export function register(program: Command): Command {
-  return program.command('uninject').allowUnknownOption(true).action(() => {
-    throw new UserError('uninject is not available yet');
-  });
+  return program
+    .command('uninject')
+    .description('Remove the Linkerd proxy from a Kubernetes config: files, directories, https:// URLs or - (stdin)')
+    .argument('[CONFIG-FILE...]', 'manifests to uninject')
+    .option('-o, --output <format>', 'Output format, one of: json|yaml (default: the format of the input)')
+    .addHelpText('after', EXAMPLES)
+    .action(async (files: string[], opts: { output?: string }) => {
+      const { runUninject } = await import('../../core/inject/index.js');
+      const result = await runUninject({ inputs: files, output: opts.output === undefined ? 'auto' : manifestFormat(opts.output) });
+      process.stdout.write(result.stdout);
+      process.stderr.write(result.stderr);
+      process.exitCode = result.exitCode;
+    });
 }

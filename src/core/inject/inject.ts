@@ -1,0 +1,344 @@
+import { isMap, type YAMLMap, type YAMLSeq } from 'yaml';
+import type { Container, PodSpec, Probe, Volume } from 'kubernetes-types/core/v1.js';
+import { TRUST_ANCHORS_REQUIRED, injectedPodMetadata, sidecarParts, type SidecarParts } from '../../../templates/proxy/index.js';
+import { UserError } from '../errors.js';
+import { ManifestShapeError, type DocEditor } from '../manifest/editor.js';
+import { sortKeysDeep } from '../manifest/emit.js';
+import type { ManifestStream } from '../manifest/stream.js';
+import { renderStream, type OutputFormat, type StreamOutput } from '../manifest/write.js';
+import type { Values } from '../values/schema.js';
+import { deepClone } from '../values/tree.js';
+import {
+  DEBUG_SIDECAR_ANNOTATION,
+  INJECT_ANNOTATION,
+  INJECT_DISABLED,
+  INJECT_ENABLED,
+  INJECT_INGRESS,
+  annotationRow,
+  annotationValue,
+  applyAnnotations,
+  hasRecognisedAnnotations,
+} from './annotations.js';
+import { NAMESPACE_KIND, SERVICE_KIND, identityOf, podTemplateOf, workloadKind, type WorkloadKind } from './kinds.js';
+import { documentObjects } from './objects.js';
+import { resourceName, type DocReport, type ReportNote } from './report.js';
+import { pruneStripped, stripObject } from './uninject.js';
+
+/*
+ * inject for one stream: every object is first stripped of a previous injection (so re-injecting
+ * replaces the proxy), then annotated (default) or given the full proxy spec (--manual), in place.
+ */
+
+export interface InjectSettings {
+  manual: boolean;
+  /** Values after the flags: what the proxy is rendered from. */
+  values: Values;
+  /** Override annotations from flags (key → value), in table order. */
+  overrides: ReadonlyMap<string, string>;
+  /** `--flag value` behind each override annotation, for messages. */
+  overrideFlags: ReadonlyMap<string, string>;
+  /** Pod annotations from --enable-debug-sidecar / --close-wait-timeout. */
+  cliAnnotations: ReadonlyMap<string, string>;
+  controlPlaneNamespace: string;
+  /** `linkerd/cli <version>`. */
+  createdBy: string;
+  /** Namespace of objects without metadata.namespace (the kubeconfig context's, or `default`). */
+  defaultNamespace: string;
+  /** `config.linkerd.io/*` annotations of a namespace, read by --manual like the proxy injector does. */
+  namespaceAnnotations?: (namespace: string) => Readonly<Record<string, string>> | undefined;
+}
+
+export interface InjectStreamResult {
+  /** Undefined when any document failed: nothing of this input may be printed. */
+  output?: StreamOutput;
+  reports: DocReport[];
+  notes: ReportNote[];
+  errors: string[];
+}
+
+const SIDECAR_NAMES = new Set(['linkerd-proxy', 'istio-proxy', 'linkerd-init', 'istio-init']);
+const SIDECAR_IMAGES = ['cr.l5d.io/linkerd/proxy:', 'gcr.io/istio-release/proxyv2:', 'cr.l5d.io/linkerd/proxy-init:', 'gcr.io/istio-release/proxy_init:'];
+
+function hasSidecar(spec: PodSpec): boolean {
+  return [...(spec.containers ?? []), ...(spec.initContainers ?? [])].some(
+    (c) => SIDECAR_NAMES.has(c?.name) || SIDECAR_IMAGES.some((p) => typeof c?.image === 'string' && c.image.startsWith(p)),
+  );
+}
+
+function usesUDP(spec: PodSpec): boolean {
+  return (spec.containers ?? []).some((c) => (c?.ports ?? []).some((p) => p?.protocol === 'UDP'));
+}
+
+const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** What in a pod spec is not the shape Kubernetes (and the proxy templates) rely on, if anything. */
+function podSpecShapeProblem(spec: PodSpec): string | undefined {
+  for (const key of ['containers', 'initContainers', 'volumes'] as const) {
+    const list: unknown = spec[key];
+    if (list === undefined || list === null) continue;
+    if (!Array.isArray(list)) return `spec.${key} must be a list`;
+    if (!list.every(isObject)) return `every item of spec.${key} must be a mapping`;
+  }
+  for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) {
+    const ports: unknown = c.ports;
+    if (ports !== undefined && ports !== null && (!Array.isArray(ports) || !ports.every(isObject))) return `the ports of container "${c.name}" must be a list of mappings`;
+  }
+  return undefined;
+}
+
+const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Sets string entries of a map in key order (existing keys keep their place). */
+function setAll(ed: DocEditor, map: YAMLMap, entries: ReadonlyMap<string, string>): void {
+  for (const key of [...entries.keys()].sort(byKey)) ed.setString(map, key, entries.get(key)!);
+}
+
+const PROBES = ['livenessProbe', 'readinessProbe', 'startupProbe'] as const;
+
+/**
+ * A container as linkerd's inject writes it: the pod is re-marshalled through the typed Kubernetes
+ * object, so keys come out sorted and zero probe counters (`initialDelaySeconds: 0`) are omitted.
+ */
+function asMarshalled(c: Container): Container {
+  const out: Container = { ...c };
+  for (const probe of PROBES) {
+    const p = out[probe];
+    if (!p) continue;
+    out[probe] = Object.fromEntries(Object.entries(p).filter(([, v]) => v !== 0)) as Probe;
+  }
+  return sortKeysDeep(out);
+}
+
+function addSidecar(ed: DocEditor, spec: YAMLMap, parts: SidecarParts): void {
+  const items = (list: Array<Container | Volume>) => list.map((c) => ('image' in c ? asMarshalled(c as Container) : sortKeysDeep(c)));
+  const add = (key: string, start: Array<Container | Volume>, end: Array<Container | Volume>) => {
+    if (start.length === 0 && end.length === 0) return;
+    const seq: YAMLSeq = ed.ensureSeq(spec, key);
+    ed.insertItems(seq, 'start', items(start));
+    ed.insertItems(seq, 'end', items(end));
+  };
+  add('initContainers', parts.initContainersPrepend, parts.initContainersAppend);
+  add('containers', parts.containersPrepend, parts.containersAppend);
+  add('volumes', [], parts.volumes);
+}
+
+class Injector {
+  readonly reports: DocReport[] = [];
+  readonly notes: ReportNote[] = [];
+  readonly errors: string[] = [];
+
+  constructor(private readonly s: InjectSettings) {}
+
+  object(ed: DocEditor, obj: YAMLMap): void {
+    const facts = preStripFacts(ed, obj);
+    const stripped = stripObject(ed, obj);
+    const { kind, name } = stripped;
+    const report: DocReport = { kind, name, outcome: 'skipped' };
+    this.reports.push(report);
+    if (kind === '') return;
+    const wk = workloadKind(kind);
+    try {
+      if (wk) this.workload(ed, obj, wk, report, stripped.controlPlane, facts);
+      else if (kind === NAMESPACE_KIND) this.namespace(ed, obj, report);
+      else if (kind === SERVICE_KIND) this.service(ed, obj, report);
+    } catch (e) {
+      if (!(e instanceof ManifestShapeError)) throw e;
+      this.errors.push(`failed to inject ${kind}/${name}: ${e.message}`);
+      return;
+    }
+    pruneStripped(ed, stripped.stripped);
+  }
+
+  private namespace(ed: DocEditor, obj: YAMLMap, report: DocReport): void {
+    const annotations = new Map<string, string>([[INJECT_ANNOTATION, INJECT_ENABLED]]);
+    for (const [k, v] of this.s.overrides) annotations.set(k, v);
+    setAll(ed, ed.ensureMap(ed.ensureMap(obj, 'metadata'), 'annotations'), annotations);
+    report.outcome = 'annotated';
+  }
+
+  private service(ed: DocEditor, obj: YAMLMap, report: DocReport): void {
+    const opaque = this.s.overrides.get('config.linkerd.io/opaque-ports');
+    if (opaque === undefined) return;
+    ed.setString(ed.ensureMap(ed.ensureMap(obj, 'metadata'), 'annotations'), 'config.linkerd.io/opaque-ports', opaque);
+    report.outcome = 'annotated';
+  }
+
+  private workload(ed: DocEditor, obj: YAMLMap, wk: WorkloadKind, report: DocReport, controlPlane: boolean, facts: PreStripFacts): void {
+    const tmpl = podTemplateOf(ed, obj, wk) && ed.editPath(obj, wk.podTemplate);
+    const specNode = tmpl && ed.getMap(tmpl, 'spec');
+    // A workload without a pod template cannot be injected; it passes through.
+    if (!tmpl || !specNode) return;
+    const { kind, name } = report;
+    const resource = resourceName(report);
+    const spec = (ed.plain(specNode) ?? {}) as PodSpec;
+    const shape = podSpecShapeProblem(spec);
+    if (shape) {
+      this.errors.push(`failed to inject ${kind}/${name}: ${shape}`);
+      return;
+    }
+    const annotations = ed.stringMap(ed.getMap(tmpl, 'metadata'), 'annotations');
+    // An ingress-mode workload (flag, or its annotation before stripping) stays one.
+    const ingress = Boolean(this.s.values.proxy.isIngress) || facts.ingressBefore;
+
+    report.hostNetwork = spec.hostNetwork === true;
+    report.sidecar = hasSidecar(spec);
+    report.udp = usesUDP(spec);
+    report.injectDisabled = annotations[INJECT_ANNOTATION] === INJECT_DISABLED;
+    const reasons: string[] = [];
+    if (spec.automountServiceAccountToken === false && !this.s.values.identity.serviceAccountTokenProjection) {
+      reasons.push('automountServiceAccountToken set to "false", with Values.identity.serviceAccountTokenProjection set to "false"');
+    }
+    if (report.hostNetwork) reasons.push('hostNetwork is enabled');
+    if (report.sidecar) reasons.push('pod has a sidecar injected already');
+    if (reasons.length > 0) {
+      if (report.udp) reasons.push('UDP port(s) configured on pod spec');
+      this.errors.push(`failed to inject ${kind}/${name}: ${reasons.join(', ')}`);
+      return;
+    }
+    if (report.injectDisabled) {
+      // Reported as annotatable when flags asked for overrides, but nothing is written (as linkerd).
+      if (this.s.overrides.size > 0) report.outcome = 'annotated';
+      return;
+    }
+    if (controlPlane && !this.s.manual) {
+      this.errors.push('--manual must be set when injecting control plane components');
+      return;
+    }
+    if (this.s.manual) {
+      if (!this.manual(ed, obj, tmpl, spec, annotations, wk, report, resource, ingress, facts.wasInjected)) return;
+    } else {
+      // The annotation the flag writes replaces the input's (what the injector will then see).
+      this.conflicts(annotations, resource, true);
+      const add = new Map(this.s.overrides);
+      add.set(INJECT_ANNOTATION, ingress ? INJECT_INGRESS : INJECT_ENABLED);
+      for (const [k, v] of this.s.cliAnnotations) add.set(k, v);
+      setAll(ed, ed.ensureMap(ed.ensureMap(tmpl, 'metadata', 'spec'), 'annotations'), add);
+    }
+    report.outcome = 'injected';
+  }
+
+  /**
+   * Override annotations whose flag value differs from an annotation already on the input. Each
+   * is named on stderr with both values, so nobody ships a value they did not mean.
+   */
+  private conflicts(annotations: Readonly<Record<string, string>>, resource: string, flagWinsAll: boolean): { flagWins: Set<string>; annotationWins: Set<string> } {
+    const flagWins = new Set<string>();
+    const annotationWins = new Set<string>();
+    for (const [key, flagValue] of this.s.overrides) {
+      if (key === INJECT_ANNOTATION) continue;
+      const row = annotationRow(key);
+      const found = row && annotationValue(row, annotations);
+      if (!found || found.value === flagValue) continue;
+      const flag = this.s.overrideFlags.get(key) ?? key;
+      if (flagWinsAll) {
+        flagWins.add(key);
+        this.notes.push({ resource, message: `${flag} replaces annotation ${found.key}: ${found.value} on the input` });
+      } else {
+        annotationWins.add(key);
+        this.notes.push({ resource, message: `annotation ${found.key}: ${found.value} on the input overrides ${flag}` });
+      }
+    }
+    return { flagWins, annotationWins };
+  }
+
+  private manual(
+    ed: DocEditor,
+    obj: YAMLMap,
+    tmpl: YAMLMap,
+    spec: PodSpec,
+    annotations: Record<string, string>,
+    wk: WorkloadKind,
+    report: DocReport,
+    resource: string,
+    ingress: boolean,
+    wasInjected: boolean,
+  ): boolean {
+    const s = this.s;
+    const objMeta = ed.getMap(obj, 'metadata');
+    const namespace = (objMeta && ed.getString(objMeta, 'namespace')) || s.defaultNamespace;
+    const nsAnnotations = s.namespaceAnnotations?.(namespace) ?? {};
+    const podAnnotations = { ...annotations, ...Object.fromEntries(s.cliAnnotations) };
+    // Most workloads carry no proxy annotations: they share the values instead of copying them.
+    const own = (ingress && !s.values.proxy.isIngress) || hasRecognisedAnnotations(nsAnnotations) || hasRecognisedAnnotations(podAnnotations);
+    const values = own ? deepClone(s.values) : s.values;
+    if (ingress) values.proxy.isIngress = true;
+
+    // values < namespace annotations < workload annotations; a flag beats the namespace.
+    const flagKeys = new Set(s.overrides.keys());
+    for (const p of applyAnnotations(values, nsAnnotations, new Set([...flagKeys, INJECT_ANNOTATION]))) {
+      this.notes.push({ resource: `namespace/${namespace}`, message: `ignoring annotation ${p.key}: ${JSON.stringify(p.value)} (${p.reason})` });
+    }
+    // On a fresh input the workload's own annotation wins (spec §3.5); on a re-injection it was
+    // written by the previous run's flags, and the new flags replace it.
+    const { flagWins, annotationWins } = this.conflicts(annotations, resource, wasInjected);
+    for (const p of applyAnnotations(values, podAnnotations, flagWins)) {
+      this.notes.push({ resource, message: `ignoring annotation ${p.key}: ${JSON.stringify(p.value)} (${p.reason})` });
+    }
+
+    let parts: SidecarParts;
+    try {
+      parts = sidecarParts(values, { controlPlaneNamespace: s.controlPlaneNamespace, podSpec: spec }, { debugSidecar: podAnnotations[DEBUG_SIDECAR_ANNOTATION] === 'true' });
+    } catch (e) {
+      if (e instanceof UserError && e.message !== TRUST_ANCHORS_REQUIRED) {
+        this.errors.push(`failed to inject ${report.kind}/${report.name}: ${e.message}`);
+        return false;
+      }
+      throw e;
+    }
+    const meta = injectedPodMetadata(values, {
+      controlPlaneNamespace: s.controlPlaneNamespace,
+      ownerKind: wk.ownerLabel ? report.kind : undefined,
+      ownerName: report.name,
+      workloadNamespace: namespace,
+      createdBy: s.createdBy,
+    });
+    const add = new Map(Object.entries(meta.annotations));
+    for (const [k, v] of s.overrides) if (!annotationWins.has(k)) add.set(k, v);
+    if (ingress) add.set(INJECT_ANNOTATION, INJECT_INGRESS);
+    for (const [k, v] of s.cliAnnotations) add.set(k, v);
+    const podMeta = ed.ensureMap(tmpl, 'metadata', 'spec');
+    setAll(ed, ed.ensureMap(podMeta, 'annotations'), add);
+    setAll(ed, ed.ensureMap(podMeta, 'labels'), new Map(Object.entries(meta.labels)));
+    addSidecar(ed, ed.editMap(tmpl, 'spec')!, parts);
+    return true;
+  }
+}
+
+/** What stripping a previous injection erases but inject still needs to know. */
+interface PreStripFacts {
+  /** The pod template said `linkerd.io/inject: ingress`. */
+  ingressBefore: boolean;
+  /** The pod already had a linkerd-proxy: its config annotations came from an earlier run's flags. */
+  wasInjected: boolean;
+}
+
+function preStripFacts(ed: DocEditor, obj: YAMLMap): PreStripFacts {
+  const { kind } = identityOf(ed, obj);
+  const wk = workloadKind(kind);
+  const tmpl = wk && podTemplateOf(ed, obj, wk);
+  if (!tmpl) return { ingressBefore: false, wasInjected: false };
+  const annotations = ed.stringMap(ed.getMap(tmpl, 'metadata'), 'annotations');
+  const spec = ed.getMap(tmpl, 'spec');
+  const names = (key: string) => (spec ? (ed.getSeq(spec, key)?.items ?? []) : []).map((c) => (isMap(c) ? ed.getString(c, 'name') : undefined));
+  return {
+    ingressBefore: annotations[INJECT_ANNOTATION] === INJECT_INGRESS,
+    wasInjected: [...names('containers'), ...names('initContainers')].includes('linkerd-proxy'),
+  };
+}
+
+export function injectStream(stream: ManifestStream, settings: InjectSettings, format: OutputFormat): InjectStreamResult {
+  const injector = new Injector(settings);
+  const editors = stream.docs.map((d) => {
+    if (!d.present) return undefined;
+    const ed = d.edit();
+    const objects = documentObjects(ed, d, stream.source);
+    if (!objects) {
+      injector.reports.push({ kind: '', name: '', outcome: 'skipped' });
+      return ed;
+    }
+    for (const obj of objects) injector.object(ed, obj);
+    return ed;
+  });
+  const { reports, notes, errors } = injector;
+  return { output: errors.length > 0 ? undefined : renderStream(stream, editors, format), reports, notes, errors };
+}

@@ -1,0 +1,191 @@
+import { Document, LineCounter, isAlias, isNode, parseAllDocuments, visit, type DocumentOptions, type ParseOptions, type SchemaOptions } from 'yaml';
+import { linePosition, positionError } from './positions.js';
+import { DocEditor, type DocRegion } from './editor.js';
+import { DEFAULT_STYLE } from './emit.js';
+import type { ManifestSource } from './sources.js';
+import { detectStyle } from './style.js';
+
+/*
+ * A manifest stream split into documents, each with the bytes it came from. YAML is read as YAML 1.1
+ * (what kubectl's go-yaml reads: `yes` is a bool, `0777` octal) minus timestamps and base-60 numbers,
+ * which go-yaml leaves as strings. JSON input (one or more concatenated values) is recognised so it
+ * can be written back as JSON.
+ */
+
+export { linePosition, positionError } from './positions.js';
+
+export type ManifestFormat = 'yaml' | 'json';
+
+export interface ManifestDoc {
+  /** 1-based position in the stream, for messages. */
+  readonly index: number;
+  readonly region: DocRegion;
+  readonly doc: Document;
+  /** False for a document with nothing but separators and blank lines (kubectl skips those). */
+  readonly present: boolean;
+  /** JSON input: the indentation it used (0 = compact). */
+  readonly jsonIndent?: string | number;
+  /** A fresh editor over this document. */
+  edit(hint?: unknown): DocEditor;
+}
+
+export interface ManifestStream {
+  readonly source: ManifestSource;
+  readonly format: ManifestFormat;
+  readonly docs: readonly ManifestDoc[];
+}
+
+const YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
+  version: '1.1',
+  prettyErrors: true,
+  uniqueKeys: true,
+  customTags: (tags) =>
+    tags.filter((t) =>
+      typeof t === 'string'
+        ? !['timestamp', 'intTime', 'floatTime'].includes(t)
+        : !(t.tag === 'tag:yaml.org,2002:timestamp' || ('format' in t && t.format === 'TIME')),
+    ),
+};
+
+function firstLine(message: string): string {
+  return message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+}
+
+/** Documents kubectl would see: anything but `---` lines, `...` lines and whitespace. */
+function hasContent(text: string): boolean {
+  return text.split(/\r?\n/).some((l) => l.trim() !== '' && !/^(---|\.\.\.)(\s.*)?$/.test(l));
+}
+
+export function parseManifestStream(source: ManifestSource): ManifestStream {
+  const json = parseJsonStream(source);
+  if (json) return json;
+  return parseYamlStream(source);
+}
+
+function parseYamlStream(source: ManifestSource): ManifestStream {
+  const { text, name } = source;
+  const lineCounter = new LineCounter();
+  const parsed = parseAllDocuments(text, { ...YAML_OPTIONS, lineCounter });
+  const list = Array.isArray(parsed) ? parsed : [];
+  const where = (offset: number) => lineCounter.linePos(offset);
+  for (const doc of list) {
+    const err = doc.errors[0];
+    if (err) {
+      const pos = err.linePos?.[0] ?? where(err.pos[0]);
+      throw positionError(name, pos.line, pos.col, firstLine(err.message));
+    }
+    // Without a `*` in its text a document has no alias to check.
+    if (text.slice(doc.range[0], doc.range[2]).includes('*')) checkAliases(doc, name, where);
+  }
+  const docs = list.map((doc, i): ManifestDoc => {
+    const start = i === 0 ? 0 : doc.range[0];
+    const end = i + 1 < list.length ? list[i + 1].range[0] : text.length;
+    const region = { start, end };
+    const present = hasContent(text.slice(doc.range[0], end)) && (i > 0 || hasContent(text.slice(0, end)));
+    return {
+      index: i + 1,
+      region,
+      doc,
+      present,
+      edit: (hint?: unknown) => new DocEditor(doc, text, region, () => detectStyle(text, doc, isNode(hint) ? hint : undefined), true, name),
+    };
+  });
+  return { source, format: 'yaml', docs };
+}
+
+/**
+ * Anchors belong to one document; an alias to an anchor defined in another document (or later in
+ * this one) is the classic multi-document trap, reported where the alias is.
+ */
+function checkAliases(doc: Document, name: string, where: (o: number) => { line: number; col: number }): void {
+  const anchors = new Set<string>();
+  let problem: { offset: number; source: string } | undefined;
+  visit(doc, {
+    Node: (_k, node) => {
+      if (isAlias(node)) {
+        if (!anchors.has(node.source)) {
+          problem = { offset: node.range?.[0] ?? 0, source: node.source };
+          return visit.BREAK;
+        }
+      } else if ('anchor' in node && typeof node.anchor === 'string') {
+        anchors.add(node.anchor);
+      }
+      return undefined;
+    },
+  });
+  if (problem) {
+    const pos = where(problem.offset);
+    throw positionError(name, pos.line, pos.col, `unknown anchor "${problem.source}" (anchors do not carry across "---" documents)`);
+  }
+}
+
+// ---------------------------------------------------------------- JSON
+
+/** Top-level JSON values of a text, by brace matching; undefined when it is not a JSON stream. */
+function splitJsonValues(text: string): Array<[number, number]> | undefined {
+  const out: Array<[number, number]> = [];
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    while (i < n && /\s|\ufeff/.test(text[i])) i++;
+    if (i >= n) break;
+    if (text[i] !== '{' && text[i] !== '[') return undefined;
+    const start = i;
+    let depth = 0;
+    let inString = false;
+    for (; i < n; i++) {
+      const c = text[i];
+      if (inString) {
+        if (c === '\\') i++;
+        else if (c === '"') inString = false;
+      } else if (c === '"') inString = true;
+      else if (c === '{' || c === '[') depth++;
+      else if (c === '}' || c === ']') {
+        depth--;
+        if (depth === 0) {
+          i++;
+          break;
+        }
+      }
+    }
+    if (depth !== 0) return undefined;
+    out.push([start, i]);
+  }
+  return out.length > 0 ? out : undefined;
+}
+
+function jsonIndentOf(chunk: string): string | number {
+  const m = /\n([ \t]+)\S/.exec(chunk);
+  if (!m) return 0;
+  return m[1].startsWith('\t') ? '\t' : m[1].length;
+}
+
+function parseJsonStream(source: ManifestSource): ManifestStream | undefined {
+  const { text } = source;
+  const first = text.replace(/^[\s\ufeff]+/, '')[0];
+  if (first !== '{' && first !== '[') return undefined;
+  const chunks = splitJsonValues(text);
+  if (!chunks) return undefined;
+  const values: unknown[] = [];
+  for (const [s, e] of chunks) {
+    try {
+      values.push(JSON.parse(text.slice(s, e)));
+    } catch {
+      // Not JSON after all (YAML flow style); the YAML parser reports any real error.
+      return undefined;
+    }
+  }
+  const docs = chunks.map(([s, e], i): ManifestDoc => {
+    const doc = new Document(values[i], { version: '1.1' });
+    const region = { start: s, end: e };
+    return {
+      index: i + 1,
+      region,
+      doc,
+      present: true,
+      jsonIndent: jsonIndentOf(text.slice(s, e)),
+      edit: () => new DocEditor(doc, text, region, () => DEFAULT_STYLE, false, source.name),
+    };
+  });
+  return { source, format: 'json', docs };
+}

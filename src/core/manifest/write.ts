@@ -1,0 +1,59 @@
+import { Document } from 'yaml';
+import type { DocEditor } from './editor.js';
+import { toPlain } from './positions.js';
+import type { ManifestDoc, ManifestFormat, ManifestStream } from './stream.js';
+
+/*
+ * Writing a processed stream back. By default a stream keeps its format: YAML documents keep every
+ * byte outside the edited lines (untouched documents are copied verbatim), JSON stays JSON in its
+ * own indentation. `-o json` / `-o yaml` convert, the way linkerd's `-o` does (one compact JSON
+ * object per line; YAML documents each followed by `---`).
+ */
+
+export type OutputFormat = 'auto' | ManifestFormat;
+
+export interface StreamOutput {
+  text: string;
+  format: ManifestFormat;
+}
+
+function plainOf(d: ManifestDoc, stream: ManifestStream): unknown {
+  return toPlain(d.doc, { name: stream.source.name, text: stream.source.text, offset: d.region.start });
+}
+
+export function renderStream(stream: ManifestStream, editors: ReadonlyArray<DocEditor | undefined>, format: OutputFormat): StreamOutput {
+  const target = format === 'auto' ? stream.format : format;
+  const text = stream.source.text;
+  if (target === stream.format) {
+    const parts: string[] = [];
+    let at = 0;
+    stream.docs.forEach((d, i) => {
+      const ed = editors[i];
+      parts.push(text.slice(at, d.region.start));
+      at = d.region.end;
+      if (!ed || ed.unchanged()) parts.push(text.slice(d.region.start, d.region.end));
+      else if (stream.format === 'yaml') parts.push(ed.render());
+      else parts.push(JSON.stringify(plainOf(d, stream), null, d.jsonIndent ?? 0));
+    });
+    parts.push(text.slice(at));
+    return { text: parts.join(''), format: target };
+  }
+  const present = stream.docs.filter((d) => d.present && d.doc.contents !== null);
+  if (target === 'json') {
+    return { text: present.map((d) => `${JSON.stringify(plainOf(d, stream))}\n`).join(''), format: target };
+  }
+  const yaml = present.map((d) => new Document(plainOf(d, stream)).toString({ lineWidth: 0, indentSeq: false }) + '---\n');
+  return { text: yaml.join(''), format: target };
+}
+
+/** Joins the outputs of several inputs into one stream kubectl can read. */
+export function joinOutputs(outputs: readonly StreamOutput[]): string {
+  let out = '';
+  for (const o of outputs) {
+    if (o.text === '') continue;
+    if (out !== '' && !out.endsWith('\n')) out += '\n';
+    if (out !== '' && o.format === 'yaml' && !/^(\ufeff)?---/.test(o.text) && !/---\r?\n$/.test(out)) out += '---\n';
+    out += o.text;
+  }
+  return out;
+}

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { expectGolden, inject, uninject, M, type InjectOptions } from './support.js';
+
+/*
+ * Golden files: the exact stdout and stderr of inject/uninject over the fixtures in
+ * fixtures/manifests. Regenerate with UPDATE_GOLDEN=1 and read the diff before accepting it.
+ */
+
+interface Case {
+  name: string;
+  inputs: string[];
+  options?: InjectOptions;
+  exitCode?: number;
+}
+
+const CASES: Case[] = [
+  // every kind, annotation mode and the full proxy spec
+  { name: 'shop-annotated', inputs: [M('shop.yaml')] },
+  { name: 'shop-manual', inputs: [M('shop.yaml')], options: { manual: true } },
+  { name: 'shop-manual-classic', inputs: [M('shop.yaml')], options: { manual: true, flags: { 'native-sidecar': false } } },
+  { name: 'shop-manual-cni', inputs: [M('shop.yaml')], options: { manual: true, values: M('values/cni.yaml') } },
+  { name: 'shop-verbose', inputs: [M('shop.yaml')], options: { verbose: true } },
+  // proxy flags
+  {
+    name: 'shop-ports-annotated',
+    inputs: [M('shop.yaml')],
+    options: { flags: { 'opaque-ports': ['5432', '6379'], 'skip-inbound-ports': ['9090'], 'skip-outbound-ports': ['3306'] } },
+  },
+  {
+    name: 'list-ports-manual',
+    inputs: [M('list.yaml')],
+    options: { manual: true, flags: { 'opaque-ports': ['8080'], 'skip-inbound-ports': ['9090', '9091'], 'skip-outbound-ports': ['3306'] } },
+  },
+  {
+    name: 'list-resources-manual',
+    inputs: [M('list.yaml')],
+    options: {
+      manual: true,
+      flags: { 'proxy-cpu-request': '100m', 'proxy-cpu-limit': '1500m', 'proxy-memory-request': '20Mi', 'proxy-memory-limit': '250Mi' },
+    },
+  },
+  {
+    name: 'list-many-flags-annotated',
+    inputs: [M('list.yaml')],
+    options: {
+      flags: {
+        'proxy-log-level': 'debug',
+        'proxy-uid': '2103',
+        'proxy-gid': '2103',
+        'admin-port': '5191',
+        'image-pull-policy': 'Always',
+        registry: 'registry.example.com/l5d',
+        'wait-before-exit-seconds': '5',
+        'native-sidecar': false,
+        'default-inbound-policy': 'cluster-authenticated',
+        'enable-external-profiles': true,
+        'require-identity-on-inbound-ports': ['8080'],
+      },
+      debugSidecar: true,
+      closeWaitTimeout: '90s',
+    },
+  },
+  { name: 'list-ingress-annotated', inputs: [M('list.yaml')], options: { flags: { ingress: true } } },
+  { name: 'list-ingress-debug-manual', inputs: [M('list.yaml')], options: { manual: true, flags: { ingress: true }, debugSidecar: true } },
+  // existing annotations: honoured by --manual, a conflicting flag is named, a bad value ignored
+  { name: 'overrides-manual', inputs: [M('overrides.yaml')], options: { manual: true, flags: { 'proxy-cpu-request': '100m' } } },
+  { name: 'overrides-annotated', inputs: [M('overrides.yaml')], options: { flags: { 'proxy-cpu-request': '100m' } } },
+  // other input shapes
+  { name: 'web-json-annotated', inputs: [M('web.json')] },
+  { name: 'web-json-manual', inputs: [M('web.json')], options: { manual: true } },
+  { name: 'web-json-to-yaml', inputs: [M('web.json')], options: { output: 'yaml' } },
+  { name: 'list-to-json', inputs: [M('list.yaml')], options: { output: 'json' } },
+  { name: 'flow-style-manual', inputs: [M('flow-style.yaml')], options: { manual: true } },
+  { name: 'values-file-manual', inputs: [M('list.yaml')], options: { manual: true, values: M('values/linkerd-config.yaml') } },
+  // skips and warnings
+  { name: 'disabled', inputs: [M('disabled.yaml')] },
+  { name: 'disabled-with-flags', inputs: [M('disabled.yaml')], options: { flags: { 'proxy-cpu-request': '1' } } },
+  { name: 'no-supported-objects', inputs: [M('values/linkerd-config.yaml')] },
+  // errors: nothing on stdout, linkerd's text on stderr, exit 1
+  { name: 'error-host-network', inputs: [M('errors/host-network.yaml')], exitCode: 1 },
+  { name: 'error-istio', inputs: [M('errors/istio.yaml')], exitCode: 1 },
+  { name: 'error-no-token', inputs: [M('errors/no-token.yaml')], options: { values: M('values/no-token-projection.yaml') }, exitCode: 1 },
+  { name: 'error-control-plane', inputs: [M('errors/control-plane.yaml')], exitCode: 1 },
+  { name: 'error-close-wait-manual', inputs: [M('list.yaml')], options: { manual: true, closeWaitTimeout: '2m' }, exitCode: 1 },
+];
+
+describe('inject goldens', () => {
+  for (const c of CASES) {
+    it(`${c.name}: matches its golden output`, async () => {
+      const r = await inject(c.inputs, c.options);
+      expect(r.exitCode).toBe(c.exitCode ?? 0);
+      if (r.exitCode !== 0) expect(r.stdout).toBe('');
+      expectGolden(`${c.name}.out`, r.stdout);
+      expectGolden(`${c.name}.err`, r.stderr);
+    });
+  }
+});
+
+describe('uninject goldens', () => {
+  it('removes the proxy from a --manual injection and reports each object', async () => {
+    const injected = await inject([M('shop.yaml')], { manual: true });
+    const r = await uninject(['-'], { stdin: injected.stdout });
+    expect(r.exitCode).toBe(0);
+    expectGolden('shop-uninjected.out', r.stdout);
+    expectGolden('shop-uninjected.err', r.stderr);
+  });
+
+  it('removes the CNI variant, the debug sidecar and ingress mode too', async () => {
+    const injected = await inject([M('list.yaml')], { manual: true, values: M('values/cni.yaml'), debugSidecar: true, flags: { ingress: true } });
+    const r = await uninject(['-'], { stdin: injected.stdout });
+    expectGolden('list-cni-uninjected.out', r.stdout);
+    expectGolden('list-cni-uninjected.err', r.stderr);
+  });
+
+  it('skips what was never injected', async () => {
+    const r = await uninject([M('disabled.yaml')]);
+    expectGolden('disabled-uninjected.err', r.stderr);
+  });
+});

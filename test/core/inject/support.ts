@@ -1,0 +1,78 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import { runInject, runUninject, type CommandResult, type InjectRequest } from '../../../src/core/inject/index.js';
+import type { SetFlag } from '../../../src/core/values/flags.js';
+
+export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+export const ANCHORS = 'fixtures/certs/valid-trust-anchors.pem';
+export const M = (name: string) => `fixtures/manifests/${name}`;
+
+const GOLDEN_DIR = fileURLToPath(new URL('./golden/', import.meta.url));
+
+/**
+ * Compares with `golden/<name>`; `UPDATE_GOLDEN=1` rewrites it instead (read the diff before
+ * committing it).
+ */
+export function expectGolden(name: string, actual: string): void {
+  const file = path.join(GOLDEN_DIR, name);
+  if (process.env.UPDATE_GOLDEN === '1') {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, actual);
+    return;
+  }
+  if (!existsSync(file)) throw new Error(`missing golden file ${name}; run with UPDATE_GOLDEN=1 and review it`);
+  expect(actual).toBe(readFileSync(file, 'utf8'));
+}
+
+export interface InjectOptions {
+  manual?: boolean;
+  flags?: Record<string, string | boolean | string[]>;
+  values?: string;
+  anchors?: boolean;
+  cni?: boolean;
+  verbose?: boolean;
+  output?: 'auto' | 'yaml' | 'json';
+  debugSidecar?: boolean;
+  closeWaitTimeout?: string;
+  stdin?: string;
+}
+
+/** inject through the core entry point, offline, run from the repository root. */
+export function inject(inputs: string[], o: InjectOptions = {}): Promise<CommandResult> {
+  const flags: SetFlag[] = Object.entries(o.flags ?? {}).map(([name, value]) => ({ name, value }));
+  const req: InjectRequest = {
+    inputs: inputs.map((i) => (i === '-' || /^https?:/.test(i) ? i : path.join(ROOT, i))),
+    manual: o.manual ?? false,
+    output: o.output ?? 'auto',
+    flags,
+    debugSidecar: o.debugSidecar ?? false,
+    closeWaitTimeout: o.closeWaitTimeout,
+    verbose: o.verbose ?? false,
+    base: {
+      ignoreCluster: true,
+      controlPlaneNamespace: 'linkerd',
+      kube: { asGroup: [] },
+      valuesFile: o.values && path.join(ROOT, o.values),
+      trustAnchorsFile: o.anchors === false || o.values ? undefined : path.join(ROOT, ANCHORS),
+      cniEnabled: o.cni,
+    },
+    readers: { stdin: async () => Buffer.from(o.stdin ?? '') },
+  };
+  return runInject(req).then(relative);
+}
+
+export function uninject(inputs: string[], o: { output?: 'auto' | 'yaml' | 'json'; stdin?: string } = {}): Promise<CommandResult> {
+  return runUninject({
+    inputs: inputs.map((i) => (i === '-' ? i : path.join(ROOT, i))),
+    output: o.output ?? 'auto',
+    readers: { stdin: async () => Buffer.from(o.stdin ?? '') },
+  }).then(relative);
+}
+
+/** Paths in messages relative to the repository, so goldens hold no machine path. */
+function relative(r: CommandResult): CommandResult {
+  const strip = (s: string) => s.split(ROOT).join('');
+  return { ...r, stdout: strip(r.stdout), stderr: strip(r.stderr) };
+}
