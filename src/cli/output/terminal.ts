@@ -30,15 +30,19 @@ export const plainPaint = plain;
 
 export interface Spinner {
   text(s: string): void;
+  /** Show the spinner again (after `stop`) with this text. */
+  start(s: string): void;
   stop(): void;
 }
 
-const noSpinner: Spinner = { text: () => {}, stop: () => {} };
+const noSpinner: Spinner = { text: () => {}, start: () => {}, stop: () => {} };
 
 /** An ora spinner on the stream when interactive, a no-op otherwise. */
 export async function spinnerFor(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): Promise<Spinner> {
-  if (!isInteractive(stream, env)) return noSpinner;
+  // A terminal that reports no width (a pty nobody sized, as in some CI runners) sends ora's
+  // line arithmetic to Infinity: it would clear lines forever.
+  if (!isInteractive(stream, env) || !(stream.columns > 0)) return noSpinner;
   const { default: ora } = await import('ora');
   const s = ora({ stream, isEnabled: true }).start();
-  return { text: (t) => { s.text = t; }, stop: () => s.stop() };
+  return { text: (t) => { s.text = t; }, start: (t) => { s.start(t); }, stop: () => s.stop() };
 }
