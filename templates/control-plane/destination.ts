@@ -4,13 +4,11 @@ import type { Values } from '../../src/core/values/index.js';
 import { trustDomainOf } from '../proxy/index.js';
 import type { ControlPlaneContext } from './context.js';
 import {
-  controllerImage,
+  controllerContainer,
   controllerResources,
-  controllerSecurityContext,
   controlPlaneDeployment,
   controlPlanePodSpec,
-  httpProbe,
-  kubeApiAccessMount,
+  extraEnv,
   withControlPlaneProxy,
 } from './pod.js';
 import { traceArgs } from './trace.js';
@@ -29,7 +27,8 @@ function sortedJson(value: unknown): string {
 
 function destinationContainer(values: Values, ctx: ControlPlaneContext): Container {
   const dc = values.destinationController;
-  const c: Container = {
+  return controllerContainer(values, {
+    name: 'destination',
     args: [
       'destination',
       '-addr=:8086',
@@ -48,47 +47,33 @@ function destinationContainer(values: Values, ctx: ControlPlaneContext): Contain
       ...traceArgs(values),
       ...(dc.additionalArgs ?? []),
     ],
-    image: controllerImage(values),
-    imagePullPolicy: values.imagePullPolicy,
-    livenessProbe: httpProbe('/ping', 9996, { initialDelaySeconds: 10, timeoutSeconds: dc.livenessProbe.timeoutSeconds }),
-    name: 'destination',
+    env: extraEnv(dc),
     ports: [
       { containerPort: 8086, name: 'dest-grpc' },
       { containerPort: 9996, name: 'dest-admin' },
     ],
-    readinessProbe: httpProbe('/ready', 9996, { failureThreshold: 7, timeoutSeconds: dc.readinessProbe.timeoutSeconds }),
-  };
-  const env = [...((dc.additionalEnv ?? []) as EnvVar[]), ...((dc.experimentalEnv ?? []) as EnvVar[])];
-  if (env.length) c.env = env;
-  const resources = controllerResources(values.destinationResources);
-  if (resources) c.resources = resources;
-  c.securityContext = controllerSecurityContext(values);
-  c.volumeMounts = [kubeApiAccessMount()];
-  return c;
+    adminPort: 9996,
+    probeTimeouts: dc,
+    resources: controllerResources(values.destinationResources),
+  });
 }
 
 function spValidatorContainer(values: Values): Container {
   const sv = values.spValidator;
-  const c: Container = {
-    args: ['sp-validator', `-log-level=${values.controllerLogLevel}`, `-log-format=${values.controllerLogFormat}`, `-enable-pprof=${values.enablePprof}`],
-    image: controllerImage(values),
-    imagePullPolicy: values.imagePullPolicy,
-    livenessProbe: httpProbe('/ping', 9997, { initialDelaySeconds: 10, timeoutSeconds: sv.livenessProbe.timeoutSeconds }),
+  return controllerContainer(values, {
     name: 'sp-validator',
+    args: ['sp-validator', `-log-level=${values.controllerLogLevel}`, `-log-format=${values.controllerLogFormat}`, `-enable-pprof=${values.enablePprof}`],
     ports: [
       { containerPort: 8443, name: 'sp-validator' },
       { containerPort: 9997, name: 'spval-admin' },
     ],
-    readinessProbe: httpProbe('/ready', 9997, { failureThreshold: 7, timeoutSeconds: sv.readinessProbe.timeoutSeconds }),
-  };
-  const resources = controllerResources(values.spValidatorResources);
-  if (resources) c.resources = resources;
-  c.securityContext = controllerSecurityContext(values);
-  c.volumeMounts = [{ mountPath: '/var/run/linkerd/tls', name: 'sp-tls', readOnly: true }, kubeApiAccessMount()];
-  return c;
+    adminPort: 9997,
+    probeTimeouts: sv,
+    resources: controllerResources(values.spValidatorResources),
+    volumeMounts: [{ mountPath: '/var/run/linkerd/tls', name: 'sp-tls', readOnly: true }],
+  });
 }
 
-/** The policy controller ships in the controller image; it serves policy (8090) and its validating webhook (9443). */
 function policyContainer(values: Values, ctx: ControlPlaneContext): Container {
   const pc = values.policyController;
   const listen = values.disableIPv6 ? '0.0.0.0' : '[::]';
@@ -109,26 +94,24 @@ function policyContainer(values: Values, ctx: ControlPlaneContext): Container {
     `--global-egress-network-namespace=${values.egress.globalEgressNetworkNamespace}`,
   ];
   if (pc.probeNetworks.length) args.push(`--probe-networks=${pc.probeNetworks.join(',')}`);
-  const c: Container = {
-    args,
-    command: ['/linkerd-policy-controller'],
-    image: controllerImage(values),
-    imagePullPolicy: pc.image.pullPolicy || values.imagePullPolicy,
-    livenessProbe: httpProbe('/live', 'policy-admin', { initialDelaySeconds: 10, timeoutSeconds: pc.livenessProbe.timeoutSeconds }),
+  return controllerContainer(values, {
     name: 'policy',
+    args,
+    // The release ships the policy controller as its own image, whose entrypoint is the controller.
+    image: `${pc.image.name}:${pc.image.version || values.linkerdVersion}`,
+    imagePullPolicy: pc.image.pullPolicy,
     ports: [
       { containerPort: 8090, name: 'policy-grpc' },
       { containerPort: 9990, name: 'policy-admin' },
       { containerPort: 9443, name: 'policy-https' },
     ],
-    readinessProbe: httpProbe('/ready', 'policy-admin', { failureThreshold: 7, timeoutSeconds: pc.readinessProbe.timeoutSeconds }),
-  };
-  // The chart falls back to destinationResources when the policy controller has none of its own.
-  const resources = controllerResources(pc.resources) ?? controllerResources(values.destinationResources);
-  if (resources) c.resources = resources;
-  c.securityContext = controllerSecurityContext(values);
-  c.volumeMounts = [{ mountPath: '/var/run/linkerd/tls', name: 'policy-tls', readOnly: true }, kubeApiAccessMount()];
-  return c;
+    adminPort: 'policy-admin',
+    livenessPath: '/live',
+    probeTimeouts: pc,
+    // The chart falls back to destinationResources when the policy controller has none of its own.
+    resources: controllerResources(pc.resources) ?? controllerResources(values.destinationResources),
+    volumeMounts: [{ mountPath: '/var/run/linkerd/tls', name: 'policy-tls', readOnly: true }],
+  });
 }
 
 /**

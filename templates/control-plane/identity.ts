@@ -6,13 +6,11 @@ import { trustDomainOf } from '../proxy/index.js';
 import type { ControlPlaneContext } from './context.js';
 import { b64, componentLabels, createdByAnnotation, namespacedMeta } from './metadata.js';
 import {
-  controllerImage,
+  controllerContainer,
   controllerResources,
-  controllerSecurityContext,
   controlPlaneDeployment,
   controlPlanePodSpec,
-  httpProbe,
-  kubeApiAccessMount,
+  extraEnv,
   withControlPlaneProxy,
 } from './pod.js';
 import { traceArgs } from './trace.js';
@@ -51,12 +49,8 @@ export function trustRootsConfigMap(values: Values, ctx: ControlPlaneContext): C
 
 function identityContainer(values: Values, ctx: ControlPlaneContext): Container {
   const issuer = values.identity.issuer;
-  const env: EnvVar[] = [
-    { name: 'LINKERD_DISABLED', value: 'linkerd-await cannot block the identity controller' },
-    ...((values.identity.additionalEnv ?? []) as EnvVar[]),
-    ...((values.identity.experimentalEnv ?? []) as EnvVar[]),
-  ];
-  const c: Container = {
+  return controllerContainer(values, {
+    name: 'identity',
     args: [
       'identity',
       `-log-level=${values.controllerLogLevel}`,
@@ -71,26 +65,19 @@ function identityContainer(values: Values, ctx: ControlPlaneContext): Container 
       `-kube-apiclient-burst=${values.identity.kubeAPI.clientBurst}`,
       ...traceArgs(values),
     ],
-    env,
-    image: controllerImage(values),
-    imagePullPolicy: values.imagePullPolicy,
-    livenessProbe: httpProbe('/ping', 9990, { initialDelaySeconds: 10, timeoutSeconds: values.identity.livenessProbe.timeoutSeconds }),
-    name: 'identity',
+    env: [{ name: 'LINKERD_DISABLED', value: 'linkerd-await cannot block the identity controller' }, ...extraEnv(values.identity)],
     ports: [
       { containerPort: 8080, name: 'ident-grpc' },
       { containerPort: 9990, name: 'ident-admin' },
     ],
-    readinessProbe: httpProbe('/ready', 9990, { failureThreshold: 7, timeoutSeconds: values.identity.readinessProbe.timeoutSeconds }),
-  };
-  const resources = controllerResources(values.identityResources);
-  if (resources) c.resources = resources;
-  c.securityContext = controllerSecurityContext(values);
-  c.volumeMounts = [
-    { mountPath: '/var/run/linkerd/identity/issuer', name: 'identity-issuer' },
-    { mountPath: '/var/run/linkerd/identity/trust-roots/', name: 'trust-roots' },
-    kubeApiAccessMount(),
-  ];
-  return c;
+    adminPort: 9990,
+    probeTimeouts: values.identity,
+    resources: controllerResources(values.identityResources),
+    volumeMounts: [
+      { mountPath: '/var/run/linkerd/identity/issuer', name: 'identity-issuer' },
+      { mountPath: '/var/run/linkerd/identity/trust-roots/', name: 'trust-roots' },
+    ],
+  });
 }
 
 /**

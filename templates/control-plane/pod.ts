@@ -2,6 +2,9 @@ import type { Deployment } from 'kubernetes-types/apps/v1.js';
 import type {
   Affinity,
   Container,
+  ContainerPort,
+  EnvVar,
+  ResourceRequirements,
   HTTPGetAction,
   PodSecurityContext,
   PodSpec,
@@ -75,6 +78,49 @@ export function httpProbe(path: string, port: number | string, extra: Omit<Probe
 /** A controller container's resources from a chart resources block; undefined when nothing is set. */
 export function controllerResources(r: ChartResources | undefined) {
   return resourceRequirements(r);
+}
+
+export interface ControllerContainerSpec {
+  name: string;
+  args: string[];
+  command?: string[];
+  image?: string;
+  imagePullPolicy?: string;
+  env?: EnvVar[];
+  ports: ContainerPort[];
+  /** Port (number or name) of the admin server that answers the probes. */
+  adminPort: number | string;
+  livenessPath?: string;
+  probeTimeouts: { livenessProbe: { timeoutSeconds: number }; readinessProbe: { timeoutSeconds: number } };
+  resources?: ResourceRequirements;
+  /** Mounts before the hand-made API token mount, which every controller gets last. */
+  volumeMounts?: VolumeMount[];
+}
+
+/**
+ * A control-plane controller container: the controller image, liveness and readiness on its admin
+ * server, the restricted security context and the API token mount. Keys in the order the chart
+ * renders them.
+ */
+export function controllerContainer(values: Values, spec: ControllerContainerSpec): Container {
+  const c = { args: spec.args } as Container;
+  if (spec.command) c.command = spec.command;
+  if (spec.env?.length) c.env = spec.env;
+  c.image = spec.image ?? controllerImage(values);
+  c.imagePullPolicy = spec.imagePullPolicy || values.imagePullPolicy;
+  c.livenessProbe = httpProbe(spec.livenessPath ?? '/ping', spec.adminPort, { initialDelaySeconds: 10, timeoutSeconds: spec.probeTimeouts.livenessProbe.timeoutSeconds });
+  c.name = spec.name;
+  c.ports = spec.ports;
+  c.readinessProbe = httpProbe('/ready', spec.adminPort, { failureThreshold: 7, timeoutSeconds: spec.probeTimeouts.readinessProbe.timeoutSeconds });
+  if (spec.resources) c.resources = spec.resources;
+  c.securityContext = controllerSecurityContext(values);
+  c.volumeMounts = [...(spec.volumeMounts ?? []), kubeApiAccessMount()];
+  return c;
+}
+
+/** A component's `additionalEnv` then `experimentalEnv`. */
+export function extraEnv(component: { additionalEnv?: unknown; experimentalEnv?: unknown }): EnvVar[] {
+  return [...((component.additionalEnv ?? []) as EnvVar[]), ...((component.experimentalEnv ?? []) as EnvVar[])];
 }
 
 /** The chart's `linkerd.affinity`: HA anti-affinity per component, plus the user's nodeAffinity. */

@@ -3,19 +3,18 @@ import type { Container, EnvVar } from 'kubernetes-types/core/v1.js';
 import type { Values } from '../../src/core/values/index.js';
 import type { ControlPlaneContext } from './context.js';
 import {
-  controllerImage,
+  controllerContainer,
   controllerResources,
-  controllerSecurityContext,
   controlPlaneDeployment,
   controlPlanePodSpec,
-  httpProbe,
-  kubeApiAccessMount,
+  extraEnv,
   withControlPlaneProxy,
 } from './pod.js';
 
 function injectorContainer(values: Values, ctx: ControlPlaneContext): Container {
   const pi = values.proxyInjector;
-  const c: Container = {
+  return controllerContainer(values, {
+    name: 'proxy-injector',
     args: [
       'proxy-injector',
       `-log-level=${values.controllerLogLevel}`,
@@ -23,28 +22,20 @@ function injectorContainer(values: Values, ctx: ControlPlaneContext): Container 
       `-linkerd-namespace=${ctx.namespace}`,
       `-enable-pprof=${values.enablePprof}`,
     ],
-    image: controllerImage(values),
-    imagePullPolicy: values.imagePullPolicy,
-    livenessProbe: httpProbe('/ping', 9995, { initialDelaySeconds: 10, timeoutSeconds: pi.livenessProbe.timeoutSeconds }),
-    name: 'proxy-injector',
+    env: extraEnv(pi),
     ports: [
       { containerPort: 8443, name: 'proxy-injector' },
       { containerPort: 9995, name: 'injector-admin' },
     ],
-    readinessProbe: httpProbe('/ready', 9995, { failureThreshold: 7, timeoutSeconds: pi.readinessProbe.timeoutSeconds }),
-  };
-  const env = [...((pi.additionalEnv ?? []) as EnvVar[]), ...((pi.experimentalEnv ?? []) as EnvVar[])];
-  if (env.length) c.env = env;
-  const resources = controllerResources(values.proxyInjectorResources);
-  if (resources) c.resources = resources;
-  c.securityContext = controllerSecurityContext(values);
-  c.volumeMounts = [
-    { mountPath: '/var/run/linkerd/config', name: 'config' },
-    { mountPath: '/var/run/linkerd/identity/trust-roots', name: 'trust-roots' },
-    { mountPath: '/var/run/linkerd/tls', name: 'tls', readOnly: true },
-    kubeApiAccessMount(),
-  ];
-  return c;
+    adminPort: 9995,
+    probeTimeouts: pi,
+    resources: controllerResources(values.proxyInjectorResources),
+    volumeMounts: [
+      { mountPath: '/var/run/linkerd/config', name: 'config' },
+      { mountPath: '/var/run/linkerd/identity/trust-roots', name: 'trust-roots' },
+      { mountPath: '/var/run/linkerd/tls', name: 'tls', readOnly: true },
+    ],
+  });
 }
 
 /**

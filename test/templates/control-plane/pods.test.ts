@@ -122,10 +122,11 @@ describe('control-plane pods carry the proxy that injection would give them', ()
   });
 
   it('tags every image with linkerdVersion and honours --registry style image names', async () => {
-    const values = valuesWith(['controllerImage=my.reg/l5d/controller', 'proxy.image.name=my.reg/l5d/proxy']);
+    const values = valuesWith(['controllerImage=my.reg/l5d/controller', 'proxy.image.name=my.reg/l5d/proxy', 'policyController.image.name=my.reg/l5d/policy-controller']);
     const pod = podOf(find<Deployment>(await render(values), 'Deployment', 'linkerd-destination'));
     const images = [...pod.initContainers!, ...pod.containers].map((c) => c.image);
-    expect(new Set(images)).toEqual(new Set(['my.reg/l5d/proxy:edge-26.9.1', 'my.reg/l5d/controller:edge-26.9.1']));
+    expect(new Set(images)).toEqual(new Set(['my.reg/l5d/proxy:edge-26.9.1', 'my.reg/l5d/controller:edge-26.9.1', 'my.reg/l5d/policy-controller:edge-26.9.1']));
+    expect(pod.containers.find((c) => c.name === 'policy')!.image).toBe('my.reg/l5d/policy-controller:edge-26.9.1');
   });
 });
 
