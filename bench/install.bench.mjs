@@ -71,5 +71,5 @@ const phases = spawnSync(
   ],
   { cwd: root, encoding: 'utf8' },
 );
-console.log('phases of one render (fresh process, after node start-up):');
+console.log('phases of one render from the unbundled modules in dist/src (attribution only; bin/linkerd runs the esbuild bundle):');
 console.log((phases.stdout || phases.stderr).trim().replace(/^/gm, '  '));

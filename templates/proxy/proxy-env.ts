@@ -13,12 +13,15 @@ function envKey(s: string): string {
   return s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/-/g, '_').toUpperCase();
 }
 
+/** Go templates range over maps in byte order of the keys; so do we (and without ICU's collator). */
+const byKey = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
+
 /** One env var per leaf of proxy.inbound / proxy.outbound: LINKERD2_PROXY_<DIR>_<SCOPE>_<PROTO>_<PARAM>. */
 function directionParams(direction: 'inbound' | 'outbound', tree: Record<string, unknown> | undefined): EnvVar[] {
   const out: EnvVar[] = [];
-  for (const [scope, protos] of Object.entries(tree ?? {}).sort(([a], [b]) => a.localeCompare(b))) {
-    for (const [proto, params] of Object.entries((protos ?? {}) as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b))) {
-      for (const [param, value] of Object.entries((params ?? {}) as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [scope, protos] of Object.entries(tree ?? {}).sort(byKey)) {
+    for (const [proto, params] of Object.entries((protos ?? {}) as Record<string, unknown>).sort(byKey)) {
+      for (const [param, value] of Object.entries((params ?? {}) as Record<string, unknown>).sort(byKey)) {
         out.push(env(`LINKERD2_PROXY_${envKey(direction)}_${envKey(scope)}_${envKey(proto)}_${envKey(param)}`, String(value)));
       }
     }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { UserError } from '../errors.js';
 import type { KubeSelection } from '../kube/kubeconfig.js';
 import type { KubeObject } from '../kube/resources.js';

@@ -159,6 +159,9 @@ async function installControlPlane(req: InstallRequest, cluster: InstallCluster 
     if (ports && !overridesHave(composed.overrides, ['proxyInit', 'kubeAPIServerPorts'])) values.proxyInit.kubeAPIServerPorts = ports;
   }
 
+  // Webhook keys are generated on libuv's thread pool while the identity chain is built.
+  const webhooks = webhookCredentials(values, req.namespace, now);
+  webhooks.catch(() => {}); // awaited below; an identity error must not leave it unhandled
   const sources = credentialSources(req.flags);
   const identity = await initializeIdentityCredentials(values, {
     namespace: req.namespace,
@@ -179,7 +182,7 @@ async function installControlPlane(req: InstallRequest, cluster: InstallCluster 
     namespace: req.namespace,
     cliVersion: LINKERD_VERSION,
     crdsChartVersion: `linkerd-crds-${CRDS_CHART_VERSION}`,
-    webhookCredentials: await webhookCredentials(values, req.namespace, now),
+    webhookCredentials: await webhooks,
     heartbeatSchedule: heartbeatScheduleAt(now),
   });
   return { objects, trustAnchorKeyPem: identity.trustAnchorKeyPem, notes: [] };

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // A CLI parses the values a handful of times per run: zod's JIT (generating parser code with
 // `new Function`) costs more than it saves at that count, so interpret the schema instead.
