@@ -5,26 +5,8 @@
 // fixtures/certs, no key generation) and the phases of one in-process render, to show where
 // the time goes. BENCH_RUNS sets the number of runs of each (default 15).
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { FLOOR, linkerd, medians, root, runs, verdict } from './startup.mjs';
 
-const root = fileURLToPath(new URL('../', import.meta.url));
-const runs = Number(process.env.BENCH_RUNS ?? 15);
-const TARGET = 3;
-
-function once(args) {
-  const start = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KUBECONFIG: '/nonexistent' } });
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return ms;
-}
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
-const linkerd = `${root}bin/linkerd`;
 const generated = [linkerd, 'install', '--ignore-cluster'];
 const certs = 'fixtures/certs/valid';
 const pinned = [
@@ -34,20 +16,11 @@ const pinned = [
   '--identity-issuer-key-file', `${certs}-key.pem`,
 ];
 
-for (const args of [['-e', '0'], generated, pinned]) once(args); // warm the file cache
-const floor = [];
-const gen = [];
-const pin = [];
-for (let i = 0; i < runs; i++) {
-  floor.push(once(['-e', '0']));
-  gen.push(once(generated));
-  pin.push(once(pinned));
-}
-const ratio = median(gen) / median(floor);
-console.log(`node -e 0                                   : median ${median(floor).toFixed(1)} ms (${runs} runs)`);
-console.log(`linkerd install --ignore-cluster            : median ${median(gen).toFixed(1)} ms (${runs} runs, generates 5 keys)`);
-console.log(`  … with certificates from files            : median ${median(pin).toFixed(1)} ms (${runs} runs)`);
-console.log(`ratio ${ratio.toFixed(2)}× (target ≤ ${TARGET}×) ${ratio <= TARGET ? 'OK' : 'MISSED'}`);
+const [floor, gen, pin] = medians([FLOOR, generated, pinned]);
+console.log(`node -e 0                                   : median ${floor.toFixed(1)} ms (${runs} runs)`);
+console.log(`linkerd install --ignore-cluster            : median ${gen.toFixed(1)} ms (${runs} runs, generates 5 keys)`);
+console.log(`  … with certificates from files            : median ${pin.toFixed(1)} ms (${runs} runs)`);
+console.log(verdict(gen / floor, 3));
 
 // Where one render's time goes, measured in a fresh process (module loading dominates).
 const phases = spawnSync(

@@ -1,7 +1,6 @@
 import type { Credentials } from './credentials.js';
-import { generateKeyPair, signingAlgorithmFor, toPrivateKeyPem, type KeyAlgorithm, type KeyPair } from './keys.js';
-import { encodePem } from './pemBlocks.js';
-import { normalizeSerial, randomSerial } from './serial.js';
+import { generateKeyPair, type KeyAlgorithm, type KeyPair } from './keys.js';
+import { selfSigned } from './selfSigned.js';
 import { assertValidityWindow } from './validityWindow.js';
 import { x509 } from './x509.js';
 
@@ -27,24 +26,12 @@ export interface TrustAnchorOptions {
 export async function createTrustAnchor(opts: TrustAnchorOptions): Promise<Credentials> {
   assertValidityWindow(opts.notBefore, opts.notAfter, 'trust anchor');
   const keys = opts.keys ?? (await generateKeyPair(opts.algorithm ?? 'ecdsa-p256'));
-  const name = [{ CN: [opts.commonName] }];
   const pathLength = opts.pathLength === undefined ? 1 : opts.pathLength ?? undefined;
-  const cert = await x509.X509CertificateGenerator.create({
-    serialNumber: opts.serial === undefined ? randomSerial() : normalizeSerial(opts.serial),
-    subject: name,
-    issuer: name,
-    notBefore: opts.notBefore,
-    notAfter: opts.notAfter,
-    publicKey: keys.publicKey,
-    signingKey: keys.privateKey,
-    signingAlgorithm: signingAlgorithmFor(keys.privateKey),
-    // Go's extension order (KeyUsage, BasicConstraints, SKI, SAN), so the DER looks like step's.
-    extensions: [
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
-      new x509.BasicConstraintsExtension(true, pathLength, true),
-      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
-      new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: opts.commonName }]),
-    ],
-  });
-  return { certPem: encodePem('CERTIFICATE', cert.rawData), keyPem: toPrivateKeyPem(keys.privateKey) };
+  // Go's extension order (KeyUsage, BasicConstraints, SKI, SAN), so the DER looks like step's.
+  return selfSigned(keys, opts.commonName, opts, [
+    new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+    new x509.BasicConstraintsExtension(true, pathLength, true),
+    await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+    new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: opts.commonName }]),
+  ]);
 }

@@ -1,7 +1,6 @@
 import type { Credentials } from './credentials.js';
-import { generateRsaKey, signingAlgorithmFor, toPrivateKeyPem, type KeyPair } from './keys.js';
-import { encodePem } from './pemBlocks.js';
-import { normalizeSerial, randomSerial } from './serial.js';
+import { generateRsaKey, type KeyPair } from './keys.js';
+import { selfSigned } from './selfSigned.js';
 import { assertValidityWindow } from './validityWindow.js';
 import { x509 } from './x509.js';
 
@@ -31,23 +30,11 @@ export interface WebhookCertOptions {
 export async function createWebhookCert(opts: WebhookCertOptions): Promise<Credentials> {
   assertValidityWindow(opts.notBefore, opts.notAfter, 'webhook certificate');
   const keys = opts.keys ?? (await generateRsaKey(2048));
-  const name = [{ CN: [opts.dnsName] }];
-  const cert = await x509.X509CertificateGenerator.create({
-    serialNumber: opts.serial === undefined ? randomSerial() : normalizeSerial(opts.serial),
-    subject: name,
-    issuer: name,
-    notBefore: opts.notBefore,
-    notAfter: opts.notAfter,
-    publicKey: keys.publicKey,
-    signingKey: keys.privateKey,
-    signingAlgorithm: signingAlgorithmFor(keys.privateKey),
-    // Go's order and criticality; Go adds no key ids to a non-CA self-signed certificate.
-    extensions: [
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
-      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth, x509.ExtendedKeyUsage.clientAuth]),
-      new x509.BasicConstraintsExtension(opts.isCA ?? false, undefined, true),
-      new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: opts.dnsName }]),
-    ],
-  });
-  return { certPem: encodePem('CERTIFICATE', cert.rawData), keyPem: toPrivateKeyPem(keys.privateKey) };
+  // Go's order and criticality; Go adds no key ids to a non-CA self-signed certificate.
+  return selfSigned(keys, opts.dnsName, opts, [
+    new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
+    new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth, x509.ExtendedKeyUsage.clientAuth]),
+    new x509.BasicConstraintsExtension(opts.isCA ?? false, undefined, true),
+    new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: opts.dnsName }]),
+  ]);
 }
