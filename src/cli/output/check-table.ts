@@ -26,7 +26,7 @@ export function tablePrinter(o: { short: boolean; write: (s: string) => void; pa
   // One "section" per real RunChecks call: the core checks, then each extension.
   let section: string | undefined = 'core';
   let lastCategory = '';
-  let sectionWarning = false;
+  let sectionNotOk = false;
   let bannerPrinted = false;
   let extensionsBannerPrinted = false;
 
@@ -42,8 +42,9 @@ export function tablePrinter(o: { short: boolean; write: (s: string) => void; pa
 
   const closeSection = () => {
     if (section === undefined) return;
-    // The real runChecksTable ends every section with a blank line (short: only after warnings).
-    if (!o.short || sectionWarning) write('\n');
+    // The real runChecksTable ends every section with a blank line; short output only when the
+    // section failed or warned (`output != ShortOutput || !success || warning`).
+    if (!o.short || sectionNotOk) write('\n');
     section = undefined;
   };
 
@@ -58,9 +59,9 @@ export function tablePrinter(o: { short: boolean; write: (s: string) => void; pa
         closeSection();
         section = key;
         lastCategory = '';
-        sectionWarning = false;
+        sectionNotOk = false;
       }
-      if (r.status === 'warning') sectionWarning = true;
+      if (r.status !== 'success') sectionNotOk = true;
       if (o.short && r.status === 'success') return;
       if (r.extension !== undefined && !extensionsBannerPrinted) {
         write(banner('Linkerd extensions checks'));

@@ -133,7 +133,7 @@ describe('CustomResourceDefinitions', () => {
     const out = render(report);
     expect(out.table).toContain(`linkerd-crd\n-----------\n× control plane CustomResourceDefinitions exist\n    missing ${missing}\n    see ${HINTS}l5d-existence-crd for hints\n\nStatus check results are ×\n`);
     expect(out.short).toBe(
-      `Linkerd core checks\n===================\n\nlinkerd-crd\n-----------\n× control plane CustomResourceDefinitions exist\n    missing ${missing}\n    see ${HINTS}l5d-existence-crd for hints\nStatus check results are ×\n`,
+      `Linkerd core checks\n===================\n\nlinkerd-crd\n-----------\n× control plane CustomResourceDefinitions exist\n    missing ${missing}\n    see ${HINTS}l5d-existence-crd for hints\n\nStatus check results are ×\n`,
     );
     expect(jsonCheck(out.json, 'control plane CustomResourceDefinitions exist')).toMatchObject({ hint: `${HINTS}l5d-existence-crd`, error: `missing ${missing}`, result: 'error', id: 'L5D1401', severity: 'fatal' });
     expect(JSON.parse(out.json).success).toBe(false);
