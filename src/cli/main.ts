@@ -41,7 +41,7 @@ export function buildProgram(): Command {
   const program = new Command('linkerd')
     .description('linkerd manages the Linkerd service mesh.')
     .showSuggestionAfterError(true)
-    .configureOutput({ outputError: (str, write) => write(str) })
+    .configureOutput({ outputError: (str, write) => write(str.replace(/^error: /, 'Error: ')) })
     .exitOverride();
   addGlobalFlags(program);
   // Like the real CLI's PersistentPreRunE: the namespace is validated before any command runs.

@@ -67,3 +67,12 @@ describe('linkerd completion', () => {
     expect(r.stderr).toBe('Error: unsupported shell type (must be bash, zsh or fish): powershell\n');
   });
 });
+
+describe('flag errors', () => {
+  it('reports an unknown flag as one Error line with exit 1 and nothing on stdout', async () => {
+    const r = await runCli(['install', '--bogus']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe("Error: unknown option '--bogus'\n");
+  });
+});
