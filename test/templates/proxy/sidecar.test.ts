@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Pod } from 'kubernetes-models/v1';
-import type { PodSpec } from 'kubernetes-types/core/v1';
+import type { PodSpec } from 'kubernetes-types/core/v1.js';
 import { defaultValues, type Values } from '../../../src/core/values/index.js';
 import { sidecarParts, withSidecar, podInboundPorts, proxyContainer, proxyInitContainer, TRUST_ANCHORS_REQUIRED, injectedPodMetadata } from '../../../templates/proxy/index.js';
 import { sha256Hex } from '../../../src/core/pki/index.js';
@@ -91,7 +91,8 @@ describe('proxy spec: native sidecar (default)', () => {
 
   it('produces a pod that validates against the Kubernetes Pod schema', () => {
     const spec = withSidecar(app, parts);
-    expect(() => new Pod({ metadata: { name: 'x' }, spec }).validate()).not.toThrow();
+    // kubernetes-models types enum fields more narrowly than kubernetes-types; validate() checks them at run time.
+    expect(() => new Pod({ metadata: { name: 'x' }, spec: spec as never }).validate()).not.toThrow();
     expect(spec.initContainers!.map((c) => c.name)).toEqual(['linkerd-init', 'linkerd-proxy']);
     expect(spec.containers.map((c) => c.name)).toEqual(['web']);
   });
