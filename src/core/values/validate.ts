@@ -68,12 +68,18 @@ function checkQuantity(q: string, what: string, flag: string): string | undefine
   return q !== '' && !isQuantity(q) ? `Invalid ${what} '${q}' for ${flag} flag` : undefined;
 }
 
-function milliOrZero(q: string): number {
-  return isQuantity(q) ? milliValue(q) : 0;
-}
-
-function bytesOrZero(q: string): number {
-  return isQuantity(q) ? wholeValue(q) : 0;
+/** Limit ≥ request for one proxy resource; cpu compares in millicores, memory in bytes. */
+function limitAtLeastRequest(resource: 'cpu' | 'memory', value: (q: string) => number): Rule {
+  return (v) => {
+    const { limit, request } = v.proxy.resources[resource];
+    if (limit === '') return undefined;
+    const bad = checkQuantity(limit, `${resource} limit`, `--proxy-${resource}-limit`);
+    if (bad) return bad;
+    const requested = isQuantity(request) ? value(request) : 0;
+    return requested > value(limit)
+      ? `The ${resource} limit '${limit}' cannot be lower than the ${resource} request '${request}'`
+      : undefined;
+  };
 }
 
 function firstPortError(list: string): string | undefined {
@@ -113,24 +119,8 @@ const RULES: readonly Rule[] = [
       : '--image-pull-policy must be one of: Always, IfNotPresent, Never',
   (v) => checkQuantity(v.proxy.resources.cpu.request, 'cpu request', '--proxy-cpu-request'),
   (v) => checkQuantity(v.proxy.resources.memory.request, 'memory request', '--proxy-memory-request'),
-  (v) => {
-    const { limit, request } = v.proxy.resources.cpu;
-    if (limit === '') return undefined;
-    const bad = checkQuantity(limit, 'cpu limit', '--proxy-cpu-limit');
-    if (bad) return bad;
-    return milliOrZero(request) > milliValue(limit)
-      ? `The cpu limit '${limit}' cannot be lower than the cpu request '${request}'`
-      : undefined;
-  },
-  (v) => {
-    const { limit, request } = v.proxy.resources.memory;
-    if (limit === '') return undefined;
-    const bad = checkQuantity(limit, 'memory limit', '--proxy-memory-limit');
-    if (bad) return bad;
-    return bytesOrZero(request) > wholeValue(limit)
-      ? `The memory limit '${limit}' cannot be lower than the memory request '${request}'`
-      : undefined;
-  },
+  limitAtLeastRequest('cpu', milliValue),
+  limitAtLeastRequest('memory', wholeValue),
   (v) =>
     isValidProxyLogLevel(v.proxy.logLevel)
       ? undefined
