@@ -5,7 +5,7 @@
 // fixtures/certs, no key generation) and the phases of one in-process render, to show where
 // the time goes. BENCH_RUNS sets the number of runs of each (default 15).
 import { spawnSync } from 'node:child_process';
-import { FLOOR, linkerd, medians, root, runs, verdict } from './startup.mjs';
+import { FLOOR, linkerd, medians, root, runs, verdict, withoutSnapshot } from './startup.mjs';
 
 const generated = [linkerd, 'install', '--ignore-cluster'];
 const certs = 'fixtures/certs/valid';
@@ -16,10 +16,11 @@ const pinned = [
   '--identity-issuer-key-file', `${certs}-key.pem`,
 ];
 
-const [floor, gen, pin] = medians([FLOOR, generated, pinned]);
+const [floor, gen, pin, bundle] = medians([FLOOR, generated, pinned, withoutSnapshot(generated)]);
 console.log(`node -e 0                                   : median ${floor.toFixed(1)} ms (${runs} runs)`);
 console.log(`linkerd install --ignore-cluster            : median ${gen.toFixed(1)} ms (${runs} runs, generates 5 keys)`);
 console.log(`  … with certificates from files            : median ${pin.toFixed(1)} ms (${runs} runs)`);
+console.log(`  … without the start-up snapshot (bundle)  : median ${bundle.toFixed(1)} ms (${runs} runs, ${(bundle / floor).toFixed(2)}×)`);
 console.log(verdict(gen / floor, 3));
 
 // Where one render's time goes, measured in a fresh process (module loading dominates).
@@ -44,5 +45,5 @@ const phases = spawnSync(
   ],
   { cwd: root, encoding: 'utf8' },
 );
-console.log('phases of one render from the unbundled modules in dist/src (attribution only; bin/linkerd runs the esbuild bundle):');
+console.log('phases of one render from the unbundled modules in dist/src (attribution only; bin/linkerd starts from the snapshot or the bundle):');
 console.log((phases.stdout || phases.stderr).trim().replace(/^/gm, '  '));

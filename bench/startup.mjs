@@ -6,14 +6,22 @@ import { fileURLToPath } from 'node:url';
 export const root = fileURLToPath(new URL('../', import.meta.url));
 export const linkerd = `${root}bin/linkerd`;
 export const runs = Number(process.env.BENCH_RUNS ?? 15);
-export const FLOOR = ['-e', '0'];
+/** The floor: the node that runs the benchmark (the one bin/linkerd finds on PATH), doing nothing. */
+export const FLOOR = [process.execPath, '-e', '0'];
 
-/** Wall time of one `node <args>` process, in ms; a failing command fails the benchmark. */
-export function once(args) {
+/** The same command, started without the V8 start-up snapshot (the ES-module bundle). */
+export const withoutSnapshot = (command) => Object.assign([...command], { env: { LINKERD_TS_NO_SNAPSHOT: '1' } });
+
+/**
+ * Wall time of one process, in ms: `[program, ...args]` run as a user runs it (bin/linkerd is
+ * executed, so its launcher counts); a failing command fails the benchmark.
+ */
+export function once(command) {
+  const env = { ...process.env, KUBECONFIG: '/nonexistent', ...command.env };
   const start = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KUBECONFIG: '/nonexistent' } });
+  const r = spawnSync(command[0], command.slice(1), { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  if (r.status !== 0) throw new Error(`${command.join(' ')} exited ${r.status}: ${r.error ?? r.stderr}`);
   return ms;
 }
 

@@ -24,8 +24,8 @@ let noVersionCheck: string;
 function linkerd(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
-      process.execPath,
-      ['bin/linkerd', ...args],
+      'bin/linkerd',
+      args,
       { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: '/nonexistent', LINKERD_VERSIONCHECK_URL: noVersionCheck, ...env } },
       (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
@@ -69,7 +69,7 @@ describe('linkerd check (CLI)', () => {
     // `script` gives the CLI a sized pseudo-terminal for stdout and stderr.
     const inTerminal = (env: NodeJS.ProcessEnv) =>
       new Promise<string>((resolve) => {
-        const cmd = `stty cols 120 rows 40; ${process.execPath} bin/linkerd check --proxy --wait 1s --expected-version edge-26.9.1 --kubeconfig ${s.kubeconfigPath}`;
+        const cmd = `stty cols 120 rows 40; bin/linkerd check --proxy --wait 1s --expected-version edge-26.9.1 --kubeconfig ${s.kubeconfigPath}`;
         execFile('script', ['-qec', cmd, '/dev/null'], { encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH, HOME: '/nonexistent', TERM: 'xterm', ...env } }, (_e, stdout) => resolve(stdout));
       });
     const tty = await inTerminal({});

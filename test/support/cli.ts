@@ -11,12 +11,13 @@ export interface CliResult {
 }
 
 /**
- * Run the built CLI (`bin/linkerd`, after `npm run build`) as a user would: no TTY, CI set, so
+ * Run the built CLI (`bin/linkerd`, after `npm run build`) as a user would — through its launcher,
+ * so from the start-up snapshot when there is one — with no TTY and CI set, so
  * output is plain. Asynchronous, so an in-process loopback API server keeps serving meanwhile.
  */
 export function runCli(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string; cwd?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [LINKERD_BIN, ...args], {
+    const child = spawn(LINKERD_BIN, args, {
       cwd: opts.cwd ?? REPO_ROOT,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, CI: 'true', ...opts.env },
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type http from 'node:http';
 import type https from 'node:https';
 import type { ResolvedKubeConfig } from './kubeconfig.js';
+import { loadClientNode } from './clientNode.js';
 import { KubeError } from './kubeError.js';
 
 export type Headers = Record<string, string | string[]>;
@@ -51,7 +52,7 @@ function toHeaders(o: https.RequestOptions): Headers {
 export async function resolveCredentials(resolved: ResolvedKubeConfig): Promise<Credentials> {
   const { user, cluster, context, contextName } = resolved;
   if (user.exec || user.authProvider || cluster.proxyUrl) {
-    const { KubeConfig } = await import('@kubernetes/client-node');
+    const { KubeConfig } = await loadClientNode();
     const kc = new KubeConfig();
     kc.loadFromOptions({ clusters: [cluster], users: [user], contexts: [context], currentContext: contextName });
     const apply = async () => {

@@ -5,6 +5,7 @@ import yaml from 'js-yaml';
 import type { Cluster, Context, User } from '@kubernetes/client-node';
 import type { GlobalOptions } from '../../cli/globals.js';
 import { KubeError } from './kubeError.js';
+import { loadConfigTypes } from './clientNode.js';
 
 /** The flags that choose a cluster and identity (linkerd's persistent flags). */
 export type KubeSelection = Pick<GlobalOptions, 'kubeconfig' | 'context' | 'as' | 'asGroup'>;
@@ -118,7 +119,7 @@ function firstLine(e: unknown): string {
  * `KubeError` of kind `config`.
  */
 export async function loadKubeConfig(sel: KubeSelection, env: NodeJS.ProcessEnv = process.env): Promise<ResolvedKubeConfig> {
-  configTypes ??= await import('@kubernetes/client-node/dist/config_types.js');
+  configTypes ??= await loadConfigTypes();
   let config: KubeConfigData;
   if (sel.kubeconfig) {
     config = loadFile(sel.kubeconfig);

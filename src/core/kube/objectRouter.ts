@@ -1,5 +1,6 @@
 import type { RequestContext, ResponseContext } from '@kubernetes/client-node';
 import { KubeError, isKubeError } from './kubeError.js';
+import { loadClientNode } from './clientNode.js';
 import type { KubeObject } from './resources.js';
 import { statusError, type HttpMethod, type KubeTransport } from './transport.js';
 
@@ -23,7 +24,7 @@ class CarriedError extends Error {
  * library's serializer drops fields it does not model (e.g. `x-kubernetes-*` in CRD schemas).
  */
 export async function createObjectRouter(transport: KubeTransport, defaultNamespace: string): Promise<ObjectRouter> {
-  const k8s = await import('@kubernetes/client-node');
+  const k8s = await loadClientNode();
   const prefix = transport.urlOf('');
 
   const httpApi = {

@@ -86,8 +86,8 @@ export interface CliResult {
 }
 
 function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  if (!existsSync(`${ROOT}dist/src/cli/commands/install.js`)) {
-    throw new Error('dist/ is missing: run `npx tsc -p tsconfig.json` before the CLI tests');
+  if (!existsSync(`${ROOT}dist/bundle/run.js`)) {
+    throw new Error('dist/ is missing: run `npm run build` before the CLI tests');
   }
   // No ambient cluster, namespace or registry: each test says what it wants.
   const env: NodeJS.ProcessEnv = { ...process.env, KUBECONFIG: '/nonexistent/kubeconfig', ...extra };
@@ -96,9 +96,9 @@ function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Runs the built CLI (`node bin/linkerd …`); build first with `npx tsc -p tsconfig.json`. */
+/** Runs the built CLI (`bin/linkerd …`, its launcher included); build first with `npm run build`. */
 export function runCli(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string } = {}): CliResult {
-  const r = spawnSync(process.execPath, [`${ROOT}bin/linkerd`, ...args], { cwd: ROOT, env: cliEnv(opts.env), encoding: 'utf8', input: opts.input, timeout: 60_000 });
+  const r = spawnSync(`${ROOT}bin/linkerd`, args, { cwd: ROOT, env: cliEnv(opts.env), encoding: 'utf8', input: opts.input, timeout: 60_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -108,7 +108,7 @@ export function runCli(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: 
  */
 export function runCliAsync(args: string[], opts: { env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [`${ROOT}bin/linkerd`, ...args], { cwd: ROOT, env: cliEnv(opts.env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(`${ROOT}bin/linkerd`, args, { cwd: ROOT, env: cliEnv(opts.env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

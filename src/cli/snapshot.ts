@@ -1,0 +1,51 @@
+/*
+ * The V8 start-up snapshot's entry (built by src/build/bundle.ts, started by bin/linkerd).
+ *
+ * `node --build-snapshot` runs this file once at build time: it loads the CLI and the modules
+ * `install` and `version` need, renders one install so their functions are compiled, and the
+ * heap is saved. A run then starts from that heap instead of loading and compiling ~1 MB of
+ * JavaScript (x509, zod, js-yaml, the templates). Nothing here may read the environment, the
+ * terminal or the clock into module state: that would be frozen at build time. Terminal
+ * libraries (chalk, ora) are therefore not loaded here; they load when a command asks.
+ */
+import path from 'node:path';
+import { startupSnapshot } from 'node:v8';
+import { renderInstall } from '../core/install/index.js';
+import { setPackageLoader } from '../core/kube/clientNode.js';
+import { buildProgram, main } from './main.js';
+import { register as registerInstall } from './commands/install.js';
+import { register as registerVersion } from './commands/version.js';
+import { renderManifest } from './output/manifest.js';
+
+/** The snapshot file this process started from, from `--snapshot-blob FILE` (or `=FILE`). */
+function snapshotBlob(execArgv: readonly string[]): string | undefined {
+  const i = execArgv.indexOf('--snapshot-blob');
+  if (i >= 0) return execArgv[i + 1];
+  return execArgv.find((a) => a.startsWith('--snapshot-blob='))?.slice('--snapshot-blob='.length);
+}
+
+async function warmUp(): Promise<void> {
+  const program = buildProgram();
+  registerInstall(program);
+  registerVersion(program);
+  const { objects } = await renderInstall({ namespace: 'linkerd', crds: false, flags: [], valuesFiles: [], set: [], setString: [], setFile: [] });
+  renderManifest(objects, 'yaml');
+  renderManifest(objects, 'json');
+}
+
+startupSnapshot.setDeserializeMainFunction(() => {
+  // Packages outside the snapshot are required from the project the snapshot file lives in.
+  const blob = snapshotBlob(process.execArgv);
+  if (blob) {
+    // node:module is fetched now, not imported: it is not meant to be in a snapshot.
+    const requireFromProject = process.getBuiltinModule('node:module').createRequire(path.resolve(blob));
+    setPackageLoader(async (specifier) => requireFromProject(specifier));
+  }
+  // A snapshot's argv has no script: [node, ...arguments].
+  void main([process.argv[0], 'linkerd', ...process.argv.slice(1)]);
+});
+
+warmUp().catch((e: unknown) => {
+  process.exitCode = 1;
+  throw e;
+});
