@@ -11,6 +11,7 @@ import { identityDeployment, identityIssuerSecret, trustRootsConfigMap } from '.
 import { identityRbac } from './identity-rbac.js';
 import { controlPlaneNamespace } from './namespace.js';
 import { podDisruptionBudget } from './pdb.js';
+import { podMonitors } from './podmonitor.js';
 import { proxyInjectorDeployment } from './proxy-injector.js';
 import { proxyInjectorRbac } from './proxy-injector-rbac.js';
 import { destinationServices, identityServices, proxyInjectorService } from './services.js';
@@ -52,6 +53,8 @@ export function renderControlPlane(values: Values, ctx: ControlPlaneContext): Re
     ...identityRbac(values, ctx),
     ...destinationConfig,
     ...heartbeatRbac(values, ctx),
+    // The chart renders podmonitor.yaml between heartbeat-rbac.yaml and proxy-injector-rbac.yaml.
+    ...podMonitors(values, ctx),
     ...injectorConfig,
     linkerdConfig(values, ctx),
     ...configRbac(values, ctx),

@@ -1,12 +1,14 @@
 import { lstat, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { UserError } from '../errors.js';
+import { type FetchOptions, fetchUrl, isUrl } from './fetchUrl.js';
+
+export { isUrl } from './fetchUrl.js';
 
 /*
- * Where manifests come from, as `linkerd inject` reads them: `-` (stdin), an `https://` URL, a file,
- * or a directory walked recursively in lexical order (every regular file, whatever its extension).
- * Plain `http://` is refused like the real CLI does, except for loopback hosts (127.0.0.0/8, ::1,
- * localhost): nothing leaves the machine there, and it lets a local file server or a test serve input.
+ * Where manifests come from, as `linkerd inject` reads them: `-` (stdin), an `https://` URL (see
+ * fetchUrl.ts for the loopback exception), a file, or a directory walked recursively in lexical
+ * order (every regular file, whatever its extension).
  */
 
 export interface ManifestSource {
@@ -15,13 +17,9 @@ export interface ManifestSource {
   readonly text: string;
 }
 
-export interface SourceReaders {
+export interface SourceReaders extends FetchOptions {
   /** All of standard input. */
   stdin?: () => Promise<Buffer>;
-  /** Fetch implementation (defaults to the global one). */
-  fetch?: typeof fetch;
-  /** Deadline for a URL, in milliseconds. */
-  timeoutMs?: number;
 }
 
 export const STDIN_NAME = '<stdin>';
@@ -45,38 +43,8 @@ export function decodeManifest(name: string, bytes: Uint8Array): string {
   }
 }
 
-/** Like Go's url.ParseRequestURI plus a host: what the real CLI treats as a URL. */
-export function isUrl(arg: string): boolean {
-  if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/]/.test(arg)) return false;
-  try {
-    return new URL(arg).host !== '';
-  } catch {
-    return false;
-  }
-}
-
-function isLoopback(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '');
-  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
-}
-
 async function readUrl(arg: string, readers: SourceReaders): Promise<ManifestSource> {
-  const url = new URL(arg);
-  const allowed = url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url.hostname));
-  if (!allowed) throw new UserError('only HTTPS URLs are allowed');
-  const doFetch = readers.fetch ?? fetch;
-  let res: Response;
-  try {
-    res = await doFetch(arg, { signal: AbortSignal.timeout(readers.timeoutMs ?? 30_000), redirect: 'follow' });
-  } catch (e) {
-    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-    const why = (e as Error).name === 'TimeoutError' ? 'request timed out' : cause?.code ?? cause?.message ?? (e as Error).message;
-    throw new UserError(`Get "${arg}": ${why}`);
-  }
-  if (res.status !== 200) {
-    throw new UserError(`unable to read URL "${arg}", server reported ${res.status} ${res.statusText}, status code=${res.status}`);
-  }
-  return { name: arg, text: decodeManifest(arg, new Uint8Array(await res.arrayBuffer())) };
+  return { name: arg, text: decodeManifest(arg, await fetchUrl(arg, readers)) };
 }
 
 function fsError(op: string, p: string, e: unknown): UserError {
