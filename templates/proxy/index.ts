@@ -9,3 +9,4 @@ export * from './sidecar.js';
 export * from './pod-metadata.js';
 export * from './resources.js';
 export * from './app-container.js';
+export * from './tracing.js';

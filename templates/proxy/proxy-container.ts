@@ -5,6 +5,7 @@ import { END_ENTITY_VOLUME, IDENTITY_TOKEN_VOLUME, PROXY_CONTAINER_NAME, type Pr
 import { proxyEnv } from './proxy-env.js';
 import { resourceRequirements } from './resources.js';
 import { appCapabilities, serviceAccountMount } from './app-container.js';
+import { podinfoMount, proxyTracingEnabled } from './tracing.js';
 
 export function proxyImage(values: Values): string {
   return `${values.proxy.image.name}:${values.proxy.image.version || values.linkerdVersion}`;
@@ -76,6 +77,7 @@ export function proxyContainer(values: Values, ctx: ProxyPodContext): Container 
     }
   }
   const mounts: VolumeMount[] = [{ mountPath: '/var/run/linkerd/identity/end-entity', name: END_ENTITY_VOLUME }];
+  if (proxyTracingEnabled(values)) mounts.push(podinfoMount());
   if (values.identity.serviceAccountTokenProjection) mounts.push({ mountPath: '/var/run/secrets/tokens', name: IDENTITY_TOKEN_VOLUME });
   const sa = (p.saMountPath as VolumeMount | undefined) ?? serviceAccountMount(ctx.podSpec);
   if (sa) mounts.push(sa);

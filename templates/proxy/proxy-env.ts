@@ -4,6 +4,7 @@ import { UserError } from '../../src/core/errors.js';
 import type { ProxyPodContext } from './context.js';
 import { serviceAccountIdentity, trustDomainOf } from './identity-names.js';
 import { podInboundPorts } from './pod-ports.js';
+import { traceEnv } from './tracing.js';
 
 const fieldRef = (name: string, fieldPath: string): EnvVar => ({ name, valueFrom: { fieldRef: { fieldPath } } });
 const env = (name: string, value: string | number | boolean): EnvVar => ({ name, value: String(value) });
@@ -94,6 +95,7 @@ export function proxyEnv(values: Values, ctx: ProxyPodContext): EnvVar[] {
     env('LINKERD2_PROXY_INBOUND_ACCEPT_USER_TIMEOUT', '30s'),
     env('LINKERD2_PROXY_OUTBOUND_CONNECT_USER_TIMEOUT', '30s'),
     env('LINKERD2_PROXY_OUTBOUND_METRICS_HOSTNAME_LABELS', Boolean(p.metrics?.hostnameLabels)),
+    ...traceEnv(values, ctx),
     ...directionParams('inbound', p.inbound as Record<string, unknown> | undefined),
     ...directionParams('outbound', p.outbound as Record<string, unknown> | undefined),
   );

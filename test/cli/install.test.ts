@@ -218,6 +218,66 @@ describe('install: reproducible renders (CLI)', () => {
   });
 });
 
+describe('install: tracing (CLI)', () => {
+  type Pod = { containers: Container[]; initContainers?: Container[]; volumes?: { name: string; downwardAPI?: unknown }[] };
+  type Container = { name: string; args?: string[]; env?: { name: string; value?: string }[]; volumeMounts?: { name: string; mountPath: string }[] };
+  const podOf = (objs: Obj[], name: string) => (get(objs, 'Deployment', name).spec as { template: { spec: Pod } }).template.spec;
+  const proxyOf = (pod: Pod) => [...(pod.initContainers ?? []), ...pod.containers].find((c) => c.name === 'linkerd-proxy')!;
+  const env = (c: Container, name: string) => c.env?.find((e) => e.name === name)?.value;
+  const tracing = [
+    '--set', 'proxy.tracing.enabled=true',
+    '--set', 'proxy.tracing.collector.endpoint=jaeger-collector.jaeger-system:4317',
+    '--set', 'proxy.tracing.collector.meshIdentity.serviceAccountName=jaeger',
+    '--set', 'proxy.tracing.collector.meshIdentity.namespace=jaeger-system',
+  ];
+
+  it('--set proxy.tracing.*: each control-plane proxy gets the trace env, the podinfo mount and volume; linkerd-config keeps the values', () => {
+    const r = runCli(['install', '--ignore-cluster', ...certFlags('valid'), ...tracing]);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const objs = parseDocs(r.stdout) as Obj[];
+    for (const name of ['linkerd-identity', 'linkerd-destination', 'linkerd-proxy-injector']) {
+      const pod = podOf(objs, name);
+      const proxy = proxyOf(pod);
+      expect(env(proxy, 'LINKERD2_PROXY_TRACE_COLLECTOR_SVC_ADDR')).toBe('jaeger-collector.jaeger-system:4317');
+      expect(env(proxy, 'LINKERD2_PROXY_TRACE_COLLECTOR_SVC_NAME')).toBe('jaeger.jaeger-system.serviceaccount.identity.linkerd.cluster.local');
+      expect(env(proxy, 'LINKERD2_PROXY_TRACE_PROTOCOL')).toBe('opentelemetry');
+      expect(env(proxy, 'LINKERD2_PROXY_TRACE_ANNOTATIONS_PATH')).toBe('/var/run/linkerd/podinfo/annotations');
+      expect(proxy.volumeMounts).toContainEqual({ mountPath: '/var/run/linkerd/podinfo', name: 'linkerd-podinfo' });
+      expect(pod.volumes!.find((v) => v.name === 'linkerd-podinfo')?.downwardAPI).toBeDefined();
+    }
+    const proxyValues = (configValues(objs).proxy as { tracing: Record<string, unknown> }).tracing;
+    expect(proxyValues.enabled).toBe(true);
+    expect(proxyValues.collector).toEqual({ endpoint: 'jaeger-collector.jaeger-system:4317', meshIdentity: { serviceAccountName: 'jaeger', namespace: 'jaeger-system' } });
+  });
+
+  it('--set proxy.tracing.enabled=true without an endpoint fails with one line, nothing on stdout', () => {
+    const r = runCli(['install', '--ignore-cluster', ...certFlags('valid'), '--set', 'proxy.tracing.enabled=true']);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('Error: proxy.tracing.collector.endpoint must be set if proxy tracing is enabled\n');
+  });
+
+  it('--set controlPlaneTracing=true adds the -trace-collector argument to identity and destination, and nothing to the proxies', () => {
+    const r = runCli(['install', '--ignore-cluster', ...certFlags('valid'), '--set', 'controlPlaneTracing=true']);
+    expect(r.status).toBe(0);
+    const objs = parseDocs(r.stdout) as Obj[];
+    for (const [name, container] of [['linkerd-identity', 'identity'], ['linkerd-destination', 'destination']]) {
+      const pod = podOf(objs, name);
+      expect(pod.containers.find((c) => c.name === container)!.args).toContain('-trace-collector=collector.linkerd-jaeger.svc.cluster.local:55678');
+      expect(proxyOf(pod).env!.filter((e) => e.name.startsWith('LINKERD2_PROXY_TRACE_'))).toEqual([]);
+      expect(pod.volumes!.map((v) => v.name)).not.toContain('linkerd-podinfo');
+    }
+  });
+
+  it('--set controller.tracing.enabled=true points the controllers at the tracing collector', () => {
+    const r = runCli(['install', '--ignore-cluster', ...certFlags('valid'), ...tracing, '--set', 'controller.tracing.enabled=true']);
+    expect(r.status).toBe(0);
+    const pod = podOf(parseDocs(r.stdout) as Obj[], 'linkerd-identity');
+    expect(pod.containers.find((c) => c.name === 'identity')!.args).toContain('-trace-collector=jaeger-collector.jaeger-system:4317');
+  });
+});
+
 describe('install against a cluster (CLI)', () => {
   it('prints the real CLI text, without `Error:`, when the cluster cannot be reached', () => {
     const r = runCli(['install']);

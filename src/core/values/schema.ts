@@ -150,7 +150,10 @@ const proxy = z.strictObject({
   tracing: z.strictObject({
     enabled: bool,
     traceServiceName: str,
+    /** Empty means `opentelemetry`, the only protocol the proxy still speaks. */
+    protocol: str.optional(),
     collector: tracingCollector,
+    /** Extra span attributes; absent means the chart's default pod uid/ip/container name. */
     labels: stringMap.optional(),
   }),
   // Not in the chart's values.yaml, but fields of the Go Values struct that the injector reads.

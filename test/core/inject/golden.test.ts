@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectGolden, inject, uninject, M, type InjectOptions } from './support.js';
+import { expectGolden, inject, uninject, M, ROOT, type InjectOptions } from './support.js';
 
 /*
  * Golden files: the exact stdout and stderr of inject/uninject over the fixtures in
@@ -72,6 +74,8 @@ const CASES: Case[] = [
   { name: 'list-to-json', inputs: [M('list.yaml')], options: { output: 'json' } },
   { name: 'flow-style-manual', inputs: [M('flow-style.yaml')], options: { manual: true } },
   { name: 'values-file-manual', inputs: [M('list.yaml')], options: { manual: true, values: M('values/linkerd-config.yaml') } },
+  // proxy tracing from the values: trace variables, the podinfo mount and volume
+  { name: 'list-tracing-manual', inputs: [M('list.yaml')], options: { manual: true, values: M('values/tracing.yaml') } },
   // skips and warnings
   { name: 'disabled', inputs: [M('disabled.yaml')] },
   { name: 'disabled-with-flags', inputs: [M('disabled.yaml')], options: { flags: { 'proxy-cpu-request': '1' } } },
@@ -110,6 +114,17 @@ describe('uninject goldens', () => {
     const r = await uninject(['-'], { stdin: injected.stdout });
     expectGolden('list-cni-uninjected.out', r.stdout);
     expectGolden('list-cni-uninjected.err', r.stderr);
+  });
+
+  it('removes the trace variables, the podinfo mount and volume: a traced injection uninjects to the input', async () => {
+    const injected = await inject([M('list.yaml')], { manual: true, values: M('values/tracing.yaml') });
+    expect(injected.stdout).toContain('linkerd-podinfo');
+    const r = await uninject(['-'], { stdin: injected.stdout });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).not.toContain('podinfo');
+    expect(r.stdout).not.toContain('TRACE');
+    expect(r.stdout).toBe(readFileSync(path.join(ROOT, M('list.yaml')), 'utf8'));
+    expectGolden('list-tracing-uninjected.err', r.stderr);
   });
 
   it('skips what was never injected', async () => {

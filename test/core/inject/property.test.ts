@@ -105,7 +105,16 @@ const classicCni = (() => {
   return v;
 })();
 
-const SETTINGS = FLAG_SETS.flatMap((f) => [settings(false, f), settings(true, f)]);
+/** A cluster whose proxies export traces: trace variables, the podinfo mount and volume. */
+const traced = (() => {
+  const v = structuredClone(base);
+  v.proxy.tracing.enabled = true;
+  v.proxy.tracing.collector.endpoint = 'collector.tracing:4317';
+  v.proxy.tracing.collector.meshIdentity = { serviceAccountName: 'collector', namespace: 'tracing' };
+  return v;
+})();
+
+const SETTINGS = [...FLAG_SETS.flatMap((f) => [settings(false, f), settings(true, f)]), settings(true, [], traced)];
 
 function inject(text: string, s: InjectSettings): string {
   const r = injectStream(parseManifestStream({ name: 'gen.yaml', text }), s, 'auto');
@@ -148,9 +157,21 @@ describe('inject over generated manifests', () => {
     );
   });
 
+  it('uninject(inject(x)) gives back x with tracing on: nothing of podinfo or the trace variables is left (150 manifests)', () => {
+    const s = settings(true, [], traced);
+    fc.assert(
+      fc.property(manifest, ({ text, kinds }) => {
+        const out = inject(text, s);
+        if (kinds.some((k) => WORKLOADS.includes(k))) expect(out).toContain('linkerd-podinfo');
+        expect(uninject(out)).toBe(text);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it('uninject(inject(x)) gives back x, annotations or the full proxy spec (300 manifests)', () => {
     // Flags would add config.linkerd.io annotations, which uninject keeps (as linkerd does).
-    const plain = [settings(false, []), settings(true, []), settings(true, [], classicCni)];
+    const plain = [settings(false, []), settings(true, []), settings(true, [], classicCni), settings(true, [], traced)];
     fc.assert(
       fc.property(manifest, fc.nat({ max: plain.length - 1 }), ({ text }, si) => {
         expect(uninject(inject(text, plain[si]))).toBe(text);
