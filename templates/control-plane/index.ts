@@ -14,6 +14,7 @@ import { podDisruptionBudget } from './pdb.js';
 import { podMonitors } from './podmonitor.js';
 import { proxyInjectorDeployment } from './proxy-injector.js';
 import { proxyInjectorRbac } from './proxy-injector-rbac.js';
+import { podSecurityPolicyObjects } from './psp.js';
 import { destinationServices, identityServices, proxyInjectorService } from './services.js';
 import { policyValidatorWebhook, profileValidatorWebhook, proxyInjectorWebhook } from './webhooks.js';
 
@@ -56,6 +57,7 @@ export function renderControlPlane(values: Values, ctx: ControlPlaneContext): Re
     // The chart renders podmonitor.yaml between heartbeat-rbac.yaml and proxy-injector-rbac.yaml.
     ...podMonitors(values, ctx),
     ...injectorConfig,
+    ...podSecurityPolicyObjects(values, ctx),
     linkerdConfig(values, ctx),
     ...configRbac(values, ctx),
     ...identityIssuerSecret(values, ctx),

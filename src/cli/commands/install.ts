@@ -33,7 +33,7 @@ export function register(program: Command): Command {
     .option('--crds', 'Install Linkerd CRDs', false)
     .option('--ignore-cluster', 'Ignore the current Kubernetes cluster when checking for existing cluster configuration (default false)', false)
     .option('-o, --output <format>', 'Output format. One of: json|yaml', 'yaml')
-    .option('-f, --values <file>', 'Specify values in a YAML file (can specify multiple)', collect, [])
+    .option('-f, --values <file>', 'Specify values in a YAML file or a URL, or - for standard input (can specify multiple)', collect, [])
     .option('--set <values>', 'Set values on the command line (can specify multiple or separate values with commas: key1=val1,key2=val2)', collect, [])
     .option('--set-string <values>', 'Set STRING values on the command line (can specify multiple or separate values with commas: key1=val1,key2=val2)', collect, [])
     .option('--set-file <values>', 'Set values from respective files specified via the command line (can specify multiple or separate values with commas: key1=path1,key2=path2)', collect, [])

@@ -54,6 +54,10 @@ export interface InstallResult {
 
 const DEFAULT_VALIDITY = '8760h';
 
+/** `enablePSP` renders a policy/v1beta1 PodSecurityPolicy, an API Kubernetes removed in 1.25. */
+export const PSP_NOTE =
+  'Warning: enablePSP renders a policy/v1beta1 PodSecurityPolicy, which Kubernetes serves only before 1.25; newer clusters reject it';
+
 function validityMs(flag: string, value: string | undefined): number {
   const ns = parseGoDuration(value ?? DEFAULT_VALIDITY);
   if (ns <= 0n) throw new UserError(`--${flag} must be a positive duration (got ${value})`);
@@ -185,7 +189,7 @@ async function installControlPlane(req: InstallRequest, cluster: InstallCluster 
     webhookCredentials: await webhooks,
     heartbeatSchedule: heartbeatScheduleAt(now),
   });
-  return { objects, trustAnchorKeyPem: identity.trustAnchorKeyPem, notes: [] };
+  return { objects, trustAnchorKeyPem: identity.trustAnchorKeyPem, notes: values.enablePSP ? [PSP_NOTE] : [] };
 }
 
 /** Runs `linkerd install` (with `--crds`, the CRDs); talks to the cluster unless `req.cluster` is undefined. */

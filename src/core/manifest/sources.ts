@@ -24,7 +24,8 @@ export interface SourceReaders extends FetchOptions {
 
 export const STDIN_NAME = '<stdin>';
 
-async function readAllStdin(): Promise<Buffer> {
+/** All of standard input, as bytes (read once: a second read finds it at its end). */
+export async function readAllStdin(): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks);

@@ -2,14 +2,19 @@ import { readFile } from 'node:fs/promises';
 import yaml from 'js-yaml';
 import { UserError } from '../errors.js';
 import { type FetchOptions, fetchUrl, isFetchableUrl, isUrl } from '../manifest/fetchUrl.js';
+import { STDIN_NAME, readAllStdin } from '../manifest/sources.js';
 import { type Tree, isMap } from './tree.js';
 
 /*
- * `-f/--values` arguments: each is a local path or a URL (as Helm's flag help says) naming one YAML
- * map of chart values. URLs are fetched like `linkerd inject` fetches them: https, or plain http
- * from a loopback host only. Malformed YAML is reported as `FILE:LINE:COL: reason` (the URL in
- * place of FILE) so editors can jump to it.
+ * `-f/--values` arguments: each is a local path, a URL (as Helm's flag help says) or `-` (standard
+ * input, as Helm reads it) naming one YAML map of chart values. URLs are fetched like `linkerd
+ * inject` fetches them: https, or plain http from a loopback host only. Standard input can be read
+ * only once, so `-f -` may be given once. Malformed YAML is reported as `FILE:LINE:COL: reason`
+ * (the URL or `<stdin>` in place of FILE) so editors can jump to it.
  */
+
+/** The `-f` argument that means standard input. */
+export const STDIN_ARG = '-';
 
 /** Reads one `-f` argument (a path or a URL); resolves to its text. */
 export type ValuesReader = (pathOrUrl: string) => Promise<string> | string;
@@ -33,12 +38,24 @@ async function fetchValuesFile(url: string, opts: FetchOptions): Promise<string>
   return new TextDecoder('utf-8').decode(await fetchUrl(url, opts));
 }
 
-/** A reader of `-f` arguments: URLs are fetched (with `opts`), anything else is read as a local file. */
-export function valuesReader(opts: FetchOptions = {}): ValuesReader {
-  return (arg) => (isUrl(arg) ? fetchValuesFile(arg, opts) : readLocalValuesFile(arg));
+export interface ValuesReaderOptions extends FetchOptions {
+  /** All of standard input (for `-f -`); the process's by default. */
+  stdin?: () => Promise<Uint8Array>;
 }
 
-/** Reads a `-f` argument, a path or a URL, with the default deadline. */
+/**
+ * A reader of `-f` arguments: `-` reads standard input, URLs are fetched (with `opts`), anything
+ * else is read as a local file.
+ */
+export function valuesReader(opts: ValuesReaderOptions = {}): ValuesReader {
+  const stdin = opts.stdin ?? readAllStdin;
+  return async (arg) => {
+    if (arg === STDIN_ARG) return new TextDecoder('utf-8').decode(await stdin());
+    return isUrl(arg) ? fetchValuesFile(arg, opts) : readLocalValuesFile(arg);
+  };
+}
+
+/** Reads a `-f` argument (a path, a URL or `-`), with the default deadline. */
 export const readValuesFile: ValuesReader = valuesReader();
 
 /** Parses the text of one values file; `source` names it in errors. An empty file is `{}`. */
@@ -61,18 +78,29 @@ export function parseValuesYaml(text: string, source: string): Tree {
   return doc;
 }
 
-/** One parsed `-f` file; `path` (the path or URL as given) is kept to name it in validation errors. */
+/**
+ * One parsed `-f` file; `path` (the path or URL as given, `<stdin>` for `-`) is kept to name it in
+ * validation errors.
+ */
 export interface ValuesFile {
   readonly path: string;
   readonly values: Tree;
 }
 
-/** Reads and parses each `-f` file, in order (later files override earlier ones when merged). */
+/**
+ * Reads and parses each `-f` file, in order (later files override earlier ones when merged).
+ * A repeated `-f -` is refused before anything is read: the second would find stdin empty.
+ */
 export async function readValuesFiles(
   paths: readonly string[],
   reader: ValuesReader = readValuesFile,
 ): Promise<ValuesFile[]> {
+  const fromStdin = paths.filter((p) => p === STDIN_ARG).length;
+  if (fromStdin > 1) throw new UserError(`-f -: standard input can be read only once, but -f - was given ${fromStdin} times`);
   const out: ValuesFile[] = [];
-  for (const path of paths) out.push({ path, values: parseValuesYaml(await reader(path), path) });
+  for (const arg of paths) {
+    const source = arg === STDIN_ARG ? STDIN_NAME : arg;
+    out.push({ path: source, values: parseValuesYaml(await reader(arg), source) });
+  }
   return out;
 }

@@ -3,6 +3,7 @@ import { CustomResourceDefinition } from 'kubernetes-models/apiextensions.k8s.io
 import * as apps from 'kubernetes-models/apps/v1';
 import * as batch from 'kubernetes-models/batch/v1';
 import * as policy from 'kubernetes-models/policy/v1';
+import * as policyV1beta1 from 'kubernetes-models/policy/v1beta1';
 import * as rbac from 'kubernetes-models/rbac.authorization.k8s.io/v1';
 import * as core from 'kubernetes-models/v1';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +17,7 @@ const MODELS: Record<string, Record<string, new (data: object) => { validate(): 
   'apps/v1': apps as never,
   'batch/v1': batch as never,
   'policy/v1': policy as never,
+  'policy/v1beta1': policyV1beta1 as never,
   'rbac.authorization.k8s.io/v1': rbac as never,
   'admissionregistration.k8s.io/v1': admission as never,
   'apiextensions.k8s.io/v1': { CustomResourceDefinition } as never,
@@ -34,6 +36,7 @@ const renders: Array<[string, () => Promise<RenderedObject[]>]> = [
   ['install', () => render()],
   ['install --ha', () => render(haValues())],
   ['install --linkerd-cni-enabled', () => render(valuesWith(['cniEnabled=true']))],
+  ['install --set enablePSP=true', () => render(valuesWith(['enablePSP=true']))],
   ['install with an external issuer and external CA', () => render(valuesWith(['identity.issuer.scheme=kubernetes.io/tls', 'identity.externalCA=true']))],
   [
     'install with cert-manager injected webhook CAs',
