@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { CONTROLLER_TRACE_ENDPOINT_REQUIRED } from '../../../templates/control-plane/trace.js';
 import { TRACE_ENDPOINT_REQUIRED } from '../../../templates/proxy/index.js';
 import { find, render, valuesWith } from '../../core/install/support.js';
+import { TRACE_VARS } from '../proxy/support.js';
 
 const PROXIED = ['linkerd-identity', 'linkerd-destination', 'linkerd-proxy-injector'] as const;
 const CONTROLLERS = { 'linkerd-identity': 'identity', 'linkerd-destination': 'destination' } as const;
@@ -27,15 +28,7 @@ describe('install with proxy.tracing (control-plane proxies are traced like inje
     for (const name of PROXIED) {
       const pod = podOf(objs, name);
       const proxy = proxyOf(pod);
-      expect(traceVars(proxy), name).toEqual([
-        'LINKERD2_PROXY_TRACE_ATTRIBUTES_PATH',
-        'LINKERD2_PROXY_TRACE_ANNOTATIONS_PATH',
-        'LINKERD2_PROXY_TRACE_PROTOCOL',
-        'LINKERD2_PROXY_TRACE_SERVICE_NAME',
-        'LINKERD2_PROXY_TRACE_COLLECTOR_SVC_ADDR',
-        'LINKERD2_PROXY_TRACE_COLLECTOR_SVC_NAME',
-        'LINKERD2_PROXY_TRACE_EXTRA_ATTRIBUTES',
-      ]);
+      expect(traceVars(proxy), name).toEqual(TRACE_VARS);
       expect(envValue(proxy, 'LINKERD2_PROXY_TRACE_COLLECTOR_SVC_ADDR')).toBe('collector.tracing.svc.cluster.local:4317');
       expect(envValue(proxy, 'LINKERD2_PROXY_TRACE_COLLECTOR_SVC_NAME')).toBe('collector.tracing.serviceaccount.identity.linkerd.cluster.local');
       expect(envValue(proxy, 'LINKERD2_PROXY_TRACE_ATTRIBUTES_PATH')).toBe('/var/run/linkerd/podinfo/labels');

@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { Pod } from 'kubernetes-models/v1';
 import type { PodSpec } from 'kubernetes-types/core/v1.js';
-import { defaultValues, type Values } from '../../../src/core/values/index.js';
+import { ANCHORS, values } from './support.js';
 import { sidecarParts, withSidecar, podInboundPorts, proxyContainer, proxyInitContainer, TRUST_ANCHORS_REQUIRED, injectedPodMetadata } from '../../../templates/proxy/index.js';
 import { sha256Hex } from '../../../src/core/pki/index.js';
 
-const ANCHORS = '-----BEGIN CERTIFICATE-----\nMIIBfake\n-----END CERTIFICATE-----\n';
-
-function values(edit: (v: Values) => void = () => {}): Values {
-  const v = defaultValues();
-  v.identityTrustAnchorsPEM = ANCHORS;
-  edit(v);
-  return v;
-}
 
 const app: PodSpec = {
   containers: [

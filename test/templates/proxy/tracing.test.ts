@@ -2,17 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { Pod } from 'kubernetes-models/v1';
 import type { Container, EnvVar, PodSpec } from 'kubernetes-types/core/v1.js';
 import { UserError } from '../../../src/core/errors.js';
-import { defaultValues, type Values } from '../../../src/core/values/index.js';
+import type { Values } from '../../../src/core/values/index.js';
 import { TRACE_ENDPOINT_REQUIRED, sidecarParts, withSidecar } from '../../../templates/proxy/index.js';
+import { TRACE_VARS, values } from './support.js';
 
-const ANCHORS = '-----BEGIN CERTIFICATE-----\nMIIBfake\n-----END CERTIFICATE-----\n';
-
-function values(edit: (v: Values) => void = () => {}): Values {
-  const v = defaultValues();
-  v.identityTrustAnchorsPEM = ANCHORS;
-  edit(v);
-  return v;
-}
 
 /** Tracing as the distributed-tracing guide sets it: a meshed collector in `jaeger-system`. */
 const traced = (edit: (v: Values) => void = () => {}) =>
@@ -29,15 +22,6 @@ const proxyOf = (v: Values): Container => sidecarParts(v, ctx).initContainersPre
 const names = (env: EnvVar[] | undefined) => (env ?? []).map((e) => e.name);
 const valueOf = (c: Container, name: string) => c.env?.find((e) => e.name === name)?.value;
 
-const TRACE_VARS = [
-  'LINKERD2_PROXY_TRACE_ATTRIBUTES_PATH',
-  'LINKERD2_PROXY_TRACE_ANNOTATIONS_PATH',
-  'LINKERD2_PROXY_TRACE_PROTOCOL',
-  'LINKERD2_PROXY_TRACE_SERVICE_NAME',
-  'LINKERD2_PROXY_TRACE_COLLECTOR_SVC_ADDR',
-  'LINKERD2_PROXY_TRACE_COLLECTOR_SVC_NAME',
-  'LINKERD2_PROXY_TRACE_EXTRA_ATTRIBUTES',
-];
 
 describe('proxy tracing off (the default)', () => {
   const parts = sidecarParts(values(), ctx);
