@@ -164,6 +164,14 @@ describe('bin/linkerd', () => {
       expect(startedFrom(launch(bin, FAILING_VERBOSE))).toBe('snapshot');
     });
 
+    it.runIf(process.features.require_module)('uses the snapshot when the node on PATH is a symbolic link to the node that built it', () => {
+      const bin = join(dir, 'node-link-bin');
+      mkdirSync(bin);
+      symlinkSync(process.execPath, join(bin, 'node'));
+      const r = launch(LAUNCHER, FAILING_VERBOSE, { PATH: `${bin}:${process.env.PATH}` });
+      expect(startedFrom(r)).toBe('snapshot');
+    });
+
     it('loads the bundle when another node built the snapshot', () => {
       const bin = project('other-node', '/opt/other/bin/node');
       const r = launch(bin, FAILING_VERBOSE);
