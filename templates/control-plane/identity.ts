@@ -42,7 +42,7 @@ export function trustRootsConfigMap(values: Values, ctx: ControlPlaneContext): C
       apiVersion: 'v1',
       kind: 'ConfigMap',
       metadata: namespacedMeta('linkerd-identity-trust-roots', ctx, componentLabels(values, ctx, 'identity'), createdByAnnotation(values, ctx)),
-      data: { 'ca-bundle.crt': `${values.identityTrustAnchorsPEM.trim()}\n` },
+      data: { 'ca-bundle.crt': values.identityTrustAnchorsPEM.trim() }, // trimmed, as the chart writes it
     },
   ];
 }

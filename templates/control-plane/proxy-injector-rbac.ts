@@ -17,7 +17,7 @@ export function proxyInjectorRbac(values: Values, ctx: ControlPlaneContext) {
       rule(['extensions', 'apps'], ['deployments', 'replicasets', 'daemonsets', 'statefulsets'], READ),
       rule(['extensions', 'batch'], ['cronjobs', 'jobs'], READ),
     ]),
-    clusterRoleBinding(name, labels, name, 'linkerd-proxy-injector', ctx),
+    clusterRoleBinding(name, labels, name, 'linkerd-proxy-injector', ctx, ''),
     serviceAccount('linkerd-proxy-injector', values, ctx, labels),
   ];
 }

@@ -20,13 +20,22 @@ export function clusterRole(name: string, labels: Record<string, string>, rules:
   return { apiVersion: `${RBAC_GROUP}/v1`, kind: 'ClusterRole', metadata: clusterMeta(name, labels), rules };
 }
 
-export function clusterRoleBinding(name: string, labels: Record<string, string>, role: string, serviceAccount: string, ctx: ControlPlaneContext): ClusterRoleBinding {
+/** `subjectApiGroup`: the chart spells out the core group (`apiGroup: ""`) on some subjects. */
+export function clusterRoleBinding(
+  name: string,
+  labels: Record<string, string>,
+  role: string,
+  serviceAccount: string,
+  ctx: ControlPlaneContext,
+  subjectApiGroup?: '',
+): ClusterRoleBinding {
+  const subject = { kind: 'ServiceAccount', name: serviceAccount, namespace: ctx.namespace };
   return {
     apiVersion: `${RBAC_GROUP}/v1`,
     kind: 'ClusterRoleBinding',
     metadata: clusterMeta(name, labels),
     roleRef: { apiGroup: RBAC_GROUP, kind: 'ClusterRole', name: role },
-    subjects: [{ kind: 'ServiceAccount', name: serviceAccount, namespace: ctx.namespace }],
+    subjects: [subjectApiGroup === undefined ? subject : { ...subject, apiGroup: subjectApiGroup }],
   };
 }
 

@@ -40,14 +40,16 @@ function proxyInitArgs(values: Values, ctx: ProxyPodContext): string[] {
 
 function proxyInitSecurityContext(values: Values, ctx: ProxyPodContext): SecurityContext {
   const pi = values.proxyInit;
-  const appCaps = firstAppContainer(ctx.podSpec)?.securityContext?.capabilities;
+  // Injection carries the app's capabilities over (so PodSecurity admits the pod); the chart's
+  // control-plane pods do not.
+  const appCaps = ctx.component ? undefined : firstAppContainer(ctx.podSpec)?.securityContext?.capabilities;
   const add = ['NET_ADMIN', 'NET_RAW', ...(appCaps?.add ?? []).filter((c) => c !== 'NET_ADMIN' && c !== 'NET_RAW')];
   const drop = (appCaps?.drop ?? []).filter((c) => c !== 'NET_ADMIN' && c !== 'NET_RAW');
   const root = Boolean(pi.runAsRoot);
   const sc: SecurityContext = {
     allowPrivilegeEscalation: Boolean(pi.privileged || pi.closeWaitTimeoutSecs),
     capabilities: drop.length ? { add, drop } : { add },
-    privileged: Boolean(pi.privileged),
+    privileged: Boolean(pi.privileged || pi.closeWaitTimeoutSecs),
     readOnlyRootFilesystem: true,
     runAsGroup: root ? 0 : pi.runAsGroup || 65534,
     runAsNonRoot: !root,
@@ -85,7 +87,7 @@ export function networkValidatorContainer(values: Values): Container {
       '--log-format', values.networkValidator?.logFormat || 'plain',
       '--log-level', values.networkValidator?.logLevel || 'debug',
       '--connect-addr', values.networkValidator?.connectAddr || (v4 ? '1.1.1.1:20001' : '[fd00::1]:20001'),
-      '--listen-addr', values.networkValidator?.listenAddr || (v4 ? `0.0.0.0:${values.proxy.ports.outbound}` : `[::]:${values.proxy.ports.outbound}`),
+      '--listen-addr', values.networkValidator?.listenAddr || (v4 ? '0.0.0.0:4140' : '[::]:4140'),
       '--timeout', values.networkValidator?.timeout || '10s',
     ],
     command: ['/usr/lib/linkerd/linkerd2-network-validator'],

@@ -76,7 +76,7 @@ describe('install: supplied certificates (CLI)', () => {
     expect(r.stderr).toBe('');
     const objs = parseDocs(r.stdout) as Obj[];
     expect(decode(get(objs, 'Secret', 'linkerd-identity-issuer').data!['crt.pem'])).toBe(readFileSync(`${CERTS}/valid-crt.pem`, 'utf8').trim());
-    expect(get(objs, 'ConfigMap', 'linkerd-identity-trust-roots').data!['ca-bundle.crt']).toBe(readFileSync(`${CERTS}/valid-trust-anchors.pem`, 'utf8').trim() + '\n');
+    expect(get(objs, 'ConfigMap', 'linkerd-identity-trust-roots').data!['ca-bundle.crt']).toBe(readFileSync(`${CERTS}/valid-trust-anchors.pem`, 'utf8').trim());
   });
 
   const a = `--identity-trust-anchors-file ${CERTS}`;

@@ -91,7 +91,7 @@ describe('install against a cluster: pre-checks (spec §2.1)', () => {
       const result = await renderInstall(request(server, { flags: [{ name: 'identity-external-issuer', value: true }] }));
       expect(result.objects.some((o) => o.metadata.name === 'linkerd-identity-issuer')).toBe(false);
       const roots = result.objects.find((o) => o.metadata.name === 'linkerd-identity-trust-roots') as never as { data: Record<string, string> };
-      expect(roots.data['ca-bundle.crt']).toBe(`${fixtureText('valid-trust-anchors.pem').trim()}\n`);
+      expect(roots.data['ca-bundle.crt']).toBe(fixtureText('valid-trust-anchors.pem').trim());
       server.put({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'linkerd-identity-issuer', namespace: 'linkerd' }, data: { 'tls.crt': 'eA==' } });
       await expect(renderInstall(request(server, { flags: [{ name: 'identity-external-issuer', value: true }] }))).rejects.toThrow(
         'key ca.crt containing the trust anchors needs to exist in secret linkerd-identity-issuer if --identity-external-issuer=true',

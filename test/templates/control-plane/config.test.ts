@@ -21,7 +21,7 @@ describe('linkerd-config, trust roots, issuer and overrides', () => {
 
   it('linkerd-identity-trust-roots holds the trimmed anchors bundle', async () => {
     const cm = find<ConfigMap>(await render(), 'ConfigMap', 'linkerd-identity-trust-roots');
-    expect(cm.data).toEqual({ 'ca-bundle.crt': `${fixtureText('valid-trust-anchors.pem').trim()}\n` });
+    expect(cm.data).toEqual({ 'ca-bundle.crt': fixtureText('valid-trust-anchors.pem').trim() });
   });
 
   it('linkerd-identity-issuer holds crt.pem and key.pem (no type, as the chart renders it)', async () => {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Deployment } from 'kubernetes-types/apps/v1.js';
 import type { CronJob } from 'kubernetes-types/batch/v1.js';
 import type { Container, Namespace, PodSpec } from 'kubernetes-types/core/v1.js';
+import type { ClusterRoleBinding } from 'kubernetes-types/rbac/v1.js';
 import { describe, expect, it } from 'vitest';
 import { find, fixtureText, pinnedWebhookCredentials, render, valuesWith } from '../../core/install/support.js';
 
@@ -121,12 +122,57 @@ describe('control-plane pods carry the proxy that injection would give them', ()
     expect(find<Namespace>(await render(), 'Namespace', 'linkerd').metadata!.labels!['pod-security.kubernetes.io/enforce']).toBe('privileged');
   });
 
+  it('gives linkerd-init only NET_ADMIN and NET_RAW: the controllers\' own `drop: ALL` is not carried over as injection would', async () => {
+    for (const name of ['linkerd-identity', 'linkerd-destination', 'linkerd-proxy-injector']) {
+      const init = podOf(await deployment(name)).initContainers!.find((c) => c.name === 'linkerd-init')!;
+      expect(init.securityContext!.capabilities).toEqual({ add: ['NET_ADMIN', 'NET_RAW'] });
+    }
+  });
+
+  it('lists the proxy volumes like the chart: xtables lock, identity token, then end-entity', async () => {
+    for (const name of ['linkerd-identity', 'linkerd-destination', 'linkerd-proxy-injector']) {
+      const names = podOf(await deployment(name)).volumes!.map((v) => v.name);
+      expect(names.slice(-3), name).toEqual(['linkerd-proxy-init-xtables-lock', 'linkerd-identity-token', 'linkerd-identity-end-entity']);
+    }
+    // Without token projection the end-entity volume simply ends the list.
+    const names = podOf(await deployment('linkerd-identity', valuesWith(['identity.serviceAccountTokenProjection=false']))).volumes!.map((v) => v.name);
+    expect(names.slice(-2)).toEqual(['linkerd-proxy-init-xtables-lock', 'linkerd-identity-end-entity']);
+  });
+
+  it('runs linkerd-init privileged when it must tune close-wait timeouts (runAsRoot + closeWaitTimeoutSecs)', async () => {
+    const init = (values = valuesWith()) => deployment('linkerd-destination', values).then((d) => podOf(d).initContainers![0]);
+    expect((await init()).securityContext).toMatchObject({ privileged: false, allowPrivilegeEscalation: false });
+    const tuned = await init(valuesWith(['proxyInit.runAsRoot=true', 'proxyInit.closeWaitTimeoutSecs=30']));
+    expect(tuned.securityContext).toMatchObject({ privileged: true, allowPrivilegeEscalation: true, runAsUser: 0 });
+    expect(tuned.args).toContain('--timeout-close-wait-secs');
+  });
+
+  it('has the network validator listen on 4140, where the CNI plugin redirects, whatever the proxy\'s outbound port', async () => {
+    const validator = async (set: string[]) => podOf(await deployment('linkerd-destination', valuesWith(['cniEnabled=true', ...set]))).initContainers![0];
+    const listen = (c: Container) => c.args![c.args!.indexOf('--listen-addr') + 1];
+    expect(listen(await validator([]))).toBe('0.0.0.0:4140');
+    expect(listen(await validator(['proxy.ports.outbound=4999']))).toBe('0.0.0.0:4140');
+    expect(listen(await validator(['disableIPv6=false']))).toBe('[::]:4140');
+    expect(listen(await validator(['networkValidator.listenAddr=0.0.0.0:5000']))).toBe('0.0.0.0:5000');
+  });
+
   it('tags every image with linkerdVersion and honours --registry style image names', async () => {
     const values = valuesWith(['controllerImage=my.reg/l5d/controller', 'proxy.image.name=my.reg/l5d/proxy', 'policyController.image.name=my.reg/l5d/policy-controller']);
     const pod = podOf(find<Deployment>(await render(values), 'Deployment', 'linkerd-destination'));
     const images = [...pod.initContainers!, ...pod.containers].map((c) => c.image);
     expect(new Set(images)).toEqual(new Set(['my.reg/l5d/proxy:edge-26.9.1', 'my.reg/l5d/controller:edge-26.9.1', 'my.reg/l5d/policy-controller:edge-26.9.1']));
     expect(pod.containers.find((c) => c.name === 'policy')!.image).toBe('my.reg/l5d/policy-controller:edge-26.9.1');
+  });
+});
+
+describe('RBAC subjects', () => {
+  it('spells out the core API group on the proxy injector\'s subject, as the chart does, and nowhere else', async () => {
+    const bindings = (await render()).filter((o) => o.kind === 'ClusterRoleBinding') as unknown as ClusterRoleBinding[];
+    const withGroup = bindings.filter((b) => b.subjects!.some((s) => 'apiGroup' in s)).map((b) => b.metadata!.name);
+    expect(withGroup).toEqual(['linkerd-linkerd-proxy-injector']);
+    expect(find<ClusterRoleBinding>(await render(), 'ClusterRoleBinding', 'linkerd-linkerd-proxy-injector').subjects).toEqual([
+      { kind: 'ServiceAccount', name: 'linkerd-proxy-injector', namespace: 'linkerd', apiGroup: '' },
+    ]);
   });
 });
 
