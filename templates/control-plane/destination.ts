@@ -5,7 +5,9 @@ import { trustDomainOf } from '../proxy/index.js';
 import type { ControlPlaneContext } from './context.js';
 import {
   controllerContainer,
+  controllerImage,
   controllerResources,
+  type ControllerContainerSpec,
   controlPlaneDeployment,
   controlPlanePodSpec,
   extraEnv,
@@ -74,6 +76,17 @@ function spValidatorContainer(values: Values): Container {
   });
 }
 
+/**
+ * Since edge-25.8 the policy controller ships inside the controller image (run as
+ * `/linkerd-policy-controller`); there is no `policy-controller` image for this release. An image
+ * named in `policyController.image.name` is still used as given, with its own entrypoint.
+ */
+function policyImage(values: Values): Pick<ControllerContainerSpec, 'command' | 'image' | 'imagePullPolicy'> {
+  const own = values.policyController.image;
+  if (own.name) return { image: `${own.name}:${own.version || values.linkerdVersion}`, imagePullPolicy: own.pullPolicy };
+  return { command: ['/linkerd-policy-controller'], image: controllerImage(values) };
+}
+
 function policyContainer(values: Values, ctx: ControlPlaneContext): Container {
   const pc = values.policyController;
   const listen = values.disableIPv6 ? '0.0.0.0' : '[::]';
@@ -97,9 +110,7 @@ function policyContainer(values: Values, ctx: ControlPlaneContext): Container {
   return controllerContainer(values, {
     name: 'policy',
     args,
-    // The release ships the policy controller as its own image, whose entrypoint is the controller.
-    image: `${pc.image.name}:${pc.image.version || values.linkerdVersion}`,
-    imagePullPolicy: pc.image.pullPolicy,
+    ...policyImage(values),
     ports: [
       { containerPort: 8090, name: 'policy-grpc' },
       { containerPort: 9990, name: 'policy-admin' },

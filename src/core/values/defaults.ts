@@ -67,7 +67,8 @@ const CHART_DEFAULTS: Values = deepFreeze<Values>({
   runtimeClassName: '',
 
   policyController: {
-    image: { name: 'cr.l5d.io/linkerd/policy-controller', pullPolicy: '', version: '' },
+    // Empty: the policy controller runs from the controller image (a name here overrides it).
+    image: { name: '', pullPolicy: '', version: '' },
     logLevel: 'info',
     probeNetworks: ['0.0.0.0/0', '::/0'],
     resources: emptyResources(),

@@ -104,7 +104,7 @@ describe('defaultValues', () => {
     ['enablePodAntiAffinity', false],
     ['enablePodDisruptionBudget', false],
     ['installGatewayAPI', false],
-    ['policyController.image.name', 'cr.l5d.io/linkerd/policy-controller'],
+    ['policyController.image.name', ''],
     ['networkValidator.timeout', '10s'],
     ['revisionHistoryLimit', 10],
   ])('has %s = %j (spec §2.5)', (path, expected) => {

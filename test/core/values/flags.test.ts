@@ -265,10 +265,10 @@ describe('applyFlags', () => {
   });
 
   describe('--registry', () => {
-    it('rewrites the registry of the controller, policy, debug and proxy images', () => {
+    it('rewrites the registry of the controller, debug and proxy images (the policy controller runs from the controller image)', () => {
       const v = apply({ name: 'registry', value: 'my.registry.io/l5d' });
       expect(v.controllerImage).toBe('my.registry.io/l5d/controller');
-      expect(v.policyController.image.name).toBe('my.registry.io/l5d/policy-controller');
+      expect(v.policyController.image.name).toBe('');
       expect(v.debugContainer.image.name).toBe('my.registry.io/l5d/debug');
       expect(v.proxy.image.name).toBe('my.registry.io/l5d/proxy');
     });

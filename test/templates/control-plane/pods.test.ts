@@ -156,6 +156,16 @@ describe('control-plane pods carry the proxy that injection would give them', ()
     expect(listen(await validator(['networkValidator.listenAddr=0.0.0.0:5000']))).toBe('0.0.0.0:5000');
   });
 
+  it('runs the policy controller from the controller image (/linkerd-policy-controller), or from an image named in policyController.image', async () => {
+    const policy = async (values = valuesWith()) => podOf(await deployment('linkerd-destination', values)).containers.find((c) => c.name === 'policy')!;
+    const builtIn = await policy();
+    expect([builtIn.image, builtIn.command]).toEqual(['cr.l5d.io/linkerd/controller:edge-26.9.1', ['/linkerd-policy-controller']]);
+    const registry = await policy(valuesWith(['controllerImage=my.reg/l5d/controller', 'controllerImageVersion=v1']));
+    expect([registry.image, registry.command]).toEqual(['my.reg/l5d/controller:v1', ['/linkerd-policy-controller']]);
+    const own = await policy(valuesWith(['policyController.image.name=my.reg/l5d/policy', 'policyController.image.pullPolicy=Always']));
+    expect([own.image, own.command, own.imagePullPolicy]).toEqual(['my.reg/l5d/policy:edge-26.9.1', undefined, 'Always']);
+  });
+
   it('tags every image with linkerdVersion and honours --registry style image names', async () => {
     const values = valuesWith(['controllerImage=my.reg/l5d/controller', 'proxy.image.name=my.reg/l5d/proxy', 'policyController.image.name=my.reg/l5d/policy-controller']);
     const pod = podOf(find<Deployment>(await render(values), 'Deployment', 'linkerd-destination'));
