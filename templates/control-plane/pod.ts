@@ -16,7 +16,7 @@ import type {
 } from 'kubernetes-types/core/v1.js';
 import type { Values } from '../../src/core/values/index.js';
 import { mergeValues } from '../../src/core/values/index.js';
-import { END_ENTITY_VOLUME, IDENTITY_TOKEN_VOLUME, injectedPodMetadata, resourceRequirements, sidecarParts, withSidecar, type ChartResources } from '../proxy/index.js';
+import { injectedPodMetadata, resourceRequirements, sidecarParts, withSidecar, type ChartResources } from '../proxy/index.js';
 import type { ControlPlaneContext } from './context.js';
 import { type Component, CONTROL_PLANE_COMPONENT, CONTROL_PLANE_NS, componentLabels, createdBy, createdByAnnotation, namespacedMeta } from './metadata.js';
 
@@ -211,14 +211,7 @@ export function withControlPlaneProxy(values: Values, ctx: ControlPlaneContext, 
     containers: spec.containers.map((c) => ({ ...c, volumeMounts: c.volumeMounts?.filter((m) => m.name !== KUBE_API_ACCESS) })),
   };
   const parts = sidecarParts(controlPlaneProxyValues(values, p), { controlPlaneNamespace: ctx.namespace, podSpec, component: p.component });
-  return withSidecar(spec, { ...parts, volumes: tokenBeforeEndEntity(parts.volumes) });
-}
-
-/** The chart's control-plane templates list the identity token volume before the end-entity one. */
-function tokenBeforeEndEntity(volumes: Volume[]): Volume[] {
-  const token = volumes.find((v) => v.name === IDENTITY_TOKEN_VOLUME);
-  if (!token) return volumes;
-  return volumes.filter((v) => v !== token).flatMap((v) => (v.name === END_ENTITY_VOLUME ? [token, v] : [v]));
+  return withSidecar(spec, parts);
 }
 
 export interface DeploymentInput {

@@ -27,7 +27,7 @@ export function sidecarParts(values: Values, ctx: ProxyPodContext, opts: { debug
     initContainersAppend: [],
     containersPrepend: [],
     containersAppend: [],
-    volumes: proxyVolumes(values),
+    volumes: proxyVolumes(values, ctx),
   };
   if (values.proxy.nativeSidecar) {
     parts.initContainersPrepend.push(init, proxy);
