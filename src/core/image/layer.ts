@@ -6,7 +6,7 @@ import { constants, createGzip } from 'node:zlib';
 import { pack, type Header, type Pack } from 'tar-stream';
 
 /** A header to write; `pax-header` is a type tar-stream writes but does not declare. */
-type TarHeader = Partial<Omit<Header, 'type'>> & { name: string; type: Header['type'] | 'pax-header' };
+type TarHeader = Partial<Header> & { name: string };
 import { DigestStream } from './digestStream.js';
 import type { RootTree, TreeNode } from './tree.js';
 
@@ -30,11 +30,36 @@ export function paxXattrs(xattrs: Map<string, Buffer>): Buffer {
   return Buffer.concat(records);
 }
 
-async function writeEntry(p: Pack, header: TarHeader, node: TreeNode): Promise<void> {
+/**
+ * A complete PAX extended-header entry (typeflag `x`): a ustar header block, the records and
+ * padding. tar-stream encodes PAX values as UTF-8 text, which would corrupt binary xattr
+ * values such as security.capability, so this one block is written as raw bytes.
+ */
+export function paxEntry(name: string, records: Buffer, mtime: number): Buffer {
+  const h = Buffer.alloc(512);
+  const octal = (v: number, offset: number, len: number) => h.write(`${v.toString(8).padStart(len - 1, '0')}\0`, offset, len, 'latin1');
+  h.write(name.slice(0, 99), 0, 100, 'utf8');
+  octal(0o644, 100, 8);
+  octal(0, 108, 8);
+  octal(0, 116, 8);
+  octal(records.length, 124, 12);
+  octal(mtime, 136, 12);
+  h.fill(0x20, 148, 156);
+  h.write('x', 156, 1, 'latin1');
+  h.write('ustar\0', 257, 6, 'latin1');
+  h.write('00', 263, 2, 'latin1');
+  let sum = 0;
+  for (const b of h) sum += b;
+  h.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 8, 'latin1');
+  const pad = (512 - (records.length % 512)) % 512;
+  return Buffer.concat([h, records, Buffer.alloc(pad)]);
+}
+
+async function writeEntry(p: Pack, header: TarHeader, node: TreeNode, epoch: number): Promise<void> {
   if (node.xattrs && node.xattrs.size > 0) {
-    const pax = paxXattrs(node.xattrs);
-    const name = `PaxHeaders/${header.name.replace(/\/$/, '').split('/').pop() ?? ''}`.slice(0, 99);
-    await entry(p, { name, type: 'pax-header', size: pax.length, mode: 0o644, mtime: header.mtime, uid: 0, gid: 0 }, pax);
+    // Written between entries (the previous one has finished), where tar-stream itself writes headers.
+    const name = `PaxHeaders/${header.name.replace(/\/$/, '').split('/').pop() ?? ''}`;
+    p.push(paxEntry(name, paxXattrs(node.xattrs), epoch));
   }
   if (header.type !== 'file' || !node.data) return entry(p, header, header.type === 'file' ? Buffer.alloc(0) : undefined);
   if ('bytes' in node.data) return entry(p, header, node.data.bytes);
@@ -42,8 +67,7 @@ async function writeEntry(p: Pack, header: TarHeader, node: TreeNode): Promise<v
 }
 
 function entry(p: Pack, header: TarHeader, body?: Buffer): Promise<void> {
-  // tar-stream writes any type its encoder knows, 'pax-header' included; its types list fewer.
-  const h = header as Parameters<Pack['entry']>[0];
+  const h = header;
   return new Promise((resolve, reject) => {
     const cb = (err?: Error | null) => (err ? reject(err) : resolve());
     if (body) p.entry(h, body, cb);
@@ -88,15 +112,15 @@ export async function writeLayer(tree: RootTree, blobsDir: string, epoch: number
       const n = tree.get(path);
       if (!n) continue;
       const base = { mode: n.mode, uid: n.uid, gid: n.gid, mtime: mtime(n), uname: '', gname: '' };
-      if (n.type === 'dir') await writeEntry(p, { ...base, name: `${path}/`, type: 'directory' }, n);
-      else if (n.type === 'symlink') await writeEntry(p, { ...base, name: path, type: 'symlink', linkname: n.linkname ?? '' }, n);
+      if (n.type === 'dir') await writeEntry(p, { ...base, name: `${path}/`, type: 'directory' }, n, epoch);
+      else if (n.type === 'symlink') await writeEntry(p, { ...base, name: path, type: 'symlink', linkname: n.linkname ?? '' }, n, epoch);
       else {
         const first = canonical(path);
-        if (first !== path) await writeEntry(p, { ...base, name: path, type: 'link', linkname: first }, n);
+        if (first !== path) await writeEntry(p, { ...base, name: path, type: 'link', linkname: first }, n, epoch);
         else {
           const data = tree.get(dataOf.get(path) ?? path);
           if (!data) continue;
-          await writeEntry(p, { ...base, name: path, type: 'file', size: data.size }, data.type === 'file' ? { ...n, data: data.data } : n);
+          await writeEntry(p, { ...base, name: path, type: 'file', size: data.size }, data.type === 'file' ? { ...n, data: data.data } : n, epoch);
         }
       }
     }
