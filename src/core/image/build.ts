@@ -141,12 +141,19 @@ export async function buildImage(o: BuildOptions): Promise<BuildResult> {
   await checkOutput(out, format, inputs);
   if (o.sbom && resolve(o.cwd, o.sbom) === out) throw new UserError('--sbom and --output name the same file');
   const { tag } = splitReference(o.tag);
+  if (o.push) {
+    const { checkPushTarget } = await import('./push.js');
+    checkPushTarget(o.push);
+  }
 
   progress('resolving packages');
   const debCache = new Map<string, Promise<PackageMeta>>();
   const closures = new Map<string, PackageMeta[]>();
+  const requests = c.contents?.packages ?? [];
+  if (requests.length > 0 && repos.length === 0) {
+    throw new UserError(`${loaded.source}: contents.packages names packages but there is no repository; pass a local one with --packages DIR`);
+  }
   for (const arch of archs) {
-    const requests = c.contents?.packages ?? [];
     const available = requests.length > 0 ? await availablePackages(repos, arch, debCache) : [];
     closures.set(arch.apk, resolveClosure(requests, available, arch.apk).packages);
   }

@@ -193,10 +193,16 @@ async function putManifest(reg: Registry, repo: string, reference: string, media
   await drain(res);
 }
 
-/** Pushes what `top` (a manifest or an index) references, then tags it. Returns `REF@digest`. */
-export async function pushLayout(layout: string, top: Descriptor, target: PushTarget, progress: (s: string) => void): Promise<string> {
+/** Refuses a malformed --push reference, or --insecure off loopback, before anything is built. */
+export function checkPushTarget(target: PushTarget): Ref {
   const ref = parsePushReference(target.reference);
   if (target.insecure && !isLoopback(ref.registry)) throw new UserError(`--insecure (plain HTTP) is only for a registry on the loopback address, not ${ref.registry}`);
+  return ref;
+}
+
+/** Pushes what `top` (a manifest or an index) references, then tags it. Returns `REF@digest`. */
+export async function pushLayout(layout: string, top: Descriptor, target: PushTarget, progress: (s: string) => void): Promise<string> {
+  const ref = checkPushTarget(target);
   const reg = new Registry(ref, target.insecure, await credentialsFor(ref.registry, target.credentials));
   const read = (d: string) => readFile(join(layout, 'blobs', 'sha256', d.slice('sha256:'.length)));
   const manifests: Descriptor[] = [];

@@ -72,19 +72,37 @@ function apkTokens(v: string): ApkToken[] {
   return out;
 }
 
+/**
+ * Where two versions first differ in token kind, apk orders: a pre-release suffix (`_rc1`) <
+ * the end of the version < a revision (`-r1`) < a post-release suffix (`_p1`) < a letter < a number.
+ */
+function apkRank(t: ApkToken | undefined): number {
+  if (!t) return 0;
+  switch (t[0]) {
+    case 1:
+      return 4;
+    case 2:
+      return 3;
+    case 3:
+      return Number(t[1]) < 0 ? -1 : 2;
+    case 4:
+      return 1;
+    default:
+      return 5;
+  }
+}
+
 export function compareApkVersions(a: string, b: string): number {
   const ta = apkTokens(a);
   const tb = apkTokens(b);
   for (let i = 0; i < Math.max(ta.length, tb.length); i++) {
     const x = ta[i];
     const y = tb[i];
-    if (!x || !y) {
-      // A trailing pre-release suffix sorts before the bare version; anything else after it.
-      const extra = x ?? y;
-      const sign = x ? 1 : -1;
-      return extra && extra[0] === 3 && Number(extra[1]) < 0 ? -sign : sign;
+    if (!x || !y || x[0] !== y[0]) {
+      const d = apkRank(x) - apkRank(y);
+      if (d) return d;
+      continue;
     }
-    if (x[0] !== y[0]) return x[0] - y[0];
     if (x[1] !== y[1]) return typeof x[1] === 'number' && typeof y[1] === 'number' ? x[1] - y[1] : String(x[1]) < String(y[1]) ? -1 : 1;
   }
   return 0;

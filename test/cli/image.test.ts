@@ -1,0 +1,60 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultImageConfig } from '../../templates/image/proxy-runtime.js';
+import { runCli } from '../support/cli.js';
+import { makeApk, writeApkIndex } from '../support/packages.js';
+import { scratch, skopeoInspect } from '../core/image/helpers.js';
+
+describe('linkerd image', () => {
+  const s = scratch('cli');
+  beforeAll(async () => {
+    const repo = join(s.dir, 'wolfi', 'x86_64');
+    const hello = await makeApk(repo, { name: 'hello', files: [{ name: 'usr/bin/hello', content: 'hi\n', mode: 0o755 }] });
+    await writeApkIndex(repo, [hello.record]);
+    writeFileSync(join(s.dir, 'image.yml'), 'contents:\n  packages: [hello]\narchs: [x86_64]\nentrypoint:\n  command: /usr/bin/hello\n');
+  });
+  afterAll(() => s.remove());
+
+  it('image config prints the embedded default config', async () => {
+    const r = await runCli(['image', 'config']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(defaultImageConfig);
+  });
+
+  it('image build writes the image, prints its digest on stdout and a summary on stderr; SOURCE_DATE_EPOCH makes it repeatable', async () => {
+    const env = { SOURCE_DATE_EPOCH: '1700000000' };
+    const args = (out: string) => ['image', 'build', 'image.yml', '--packages', 'wolfi', '--output', out, '--tag', 'example/hello:1', '--sbom', `${out}.spdx.json`];
+    const one = await runCli(args('one.tar'), { cwd: s.dir, env });
+    expect(one.stderr).toMatch(/^Built example\/hello:1 \(docker-archive\) at .*one\.tar\n  amd64: sha256:[0-9a-f]{64} \(1 packages, layer \d+ bytes\)\nSBOM: .*one\.tar\.spdx\.json\n$/);
+    expect(one.code).toBe(0);
+    expect(one.stdout).toMatch(/^sha256:[0-9a-f]{64}\n$/);
+    const two = await runCli(args('two.tar'), { cwd: s.dir, env });
+    expect(two.stdout).toBe(one.stdout);
+    const inspect = await skopeoInspect(`docker-archive:${join(s.dir, 'one.tar')}:example/hello:1`);
+    expect(inspect.Created).toBe('2023-11-14T22:13:20Z');
+    expect(JSON.parse(readFileSync(join(s.dir, 'one.tar.spdx.json'), 'utf8'))).toMatchObject({ spdxVersion: 'SPDX-2.3' });
+  });
+
+  it.each([
+    [['image', 'build', 'image.yml'], /^Error: required flag --output not set/],
+    [['image', 'build', 'image.yml', '-o', 'x', '--format', 'zip'], /^Error: --format must be one of oci, oci-archive, docker-archive$/],
+    [['image', 'build', 'nope.yml', '-o', 'x'], /^Error: nope\.yml: no such config file$/],
+    [['image', 'build', '-o', 'x', '--packages', 'wolfi'], /^Error: x86_64: package ca-certificates-bundle \(contents\.packages\) is not in the repositories$/],
+    [['image', 'build', 'image.yml', '-o', 'x'], /^Error: image\.yml: contents\.packages names packages but there is no repository; pass a local one with --packages DIR$/],
+    [['image', 'build', 'image.yml', '-o', 'x', '--packages', 'wolfi', '--push', 'nohost'], /^Error: --push nohost: expected REGISTRY\/REPO:TAG/],
+  ])('%j fails with one line and no output', async (args, message) => {
+    const r = await runCli(args, { cwd: s.dir, env: { SOURCE_DATE_EPOCH: '1' } });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trimEnd()).toMatch(message);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(existsSync(join(s.dir, 'x'))).toBe(false);
+  });
+
+  it('refuses a SOURCE_DATE_EPOCH that is not a number of seconds', async () => {
+    const r = await runCli(['image', 'build', 'image.yml', '-o', 'y', '--packages', 'wolfi'], { cwd: s.dir, env: { SOURCE_DATE_EPOCH: 'yesterday' } });
+    expect(r.stderr).toBe('Error: SOURCE_DATE_EPOCH must be a whole number of seconds\n');
+    expect(r.code).toBe(1);
+  });
+});
