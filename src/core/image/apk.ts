@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
-import { inflateRawSync } from 'node:zlib';
+import { createInflateRaw, inflateRawSync } from 'node:zlib';
 import { decompress } from './decompress.js';
 import { MAX_DATA } from './deb.js';
 import { parseApkDependency, type PackageMeta } from './packageMeta.js';
@@ -17,22 +17,34 @@ import { findInTar } from './tarEntries.js';
  */
 
 const HEAD_WINDOW = 4 << 20;
+const MAX_CONTROL_SECTION = 64 << 20;
 const MAX_INDEX = 256 << 20;
 const MAX_PKGINFO = 1 << 20;
 
 /** The end offset (exclusive) of the gzip member starting at `start` in `buf`. */
-function gzipMemberEnd(buf: Buffer, start: number, label: string): number {
+async function gzipMemberEnd(buf: Buffer, start: number, label: string): Promise<number> {
   if (buf[start] !== 0x1f || buf[start + 1] !== 0x8b || buf[start + 2] !== 8) throw new PackageError(label, undefined, `not a gzip stream at byte ${start}`);
   const p = start + gzipHeaderLength(buf.subarray(start));
   if (p <= start || p > buf.length) throw new PackageError(label, undefined, 'corrupt gzip header');
+  // A raw inflater stops at the end of its deflate stream: what it consumed is the member's body.
+  const inflater = createInflateRaw();
+  let out = 0;
   try {
-    const r = inflateRawSync(buf.subarray(p), { info: true, maxOutputLength: 64 << 20 }) as unknown as { engine: { bytesWritten: number } };
-    const end = p + r.engine.bytesWritten + 8;
-    if (end > buf.length) throw new Error('unexpected end of file');
-    return end;
+    await new Promise<void>((resolve, reject) => {
+      inflater.on('data', (d: Buffer) => {
+        out += d.length;
+        if (out > MAX_CONTROL_SECTION) inflater.destroy(new Error(`more than ${MAX_CONTROL_SECTION} bytes`));
+      });
+      inflater.on('end', resolve);
+      inflater.on('error', reject);
+      inflater.end(buf.subarray(p));
+    });
   } catch (e) {
     throw new PackageError(label, undefined, `corrupt or truncated gzip stream (${e instanceof Error ? e.message : String(e)})`);
   }
+  const end = p + inflater.bytesWritten + 8;
+  if (end > buf.length) throw new PackageError(label, undefined, 'truncated gzip stream');
+  return end;
 }
 
 interface ApkSections {
@@ -48,11 +60,11 @@ async function sections(file: string, label: string): Promise<ApkSections> {
     const head = Buffer.alloc(Math.min(size, HEAD_WINDOW));
     await fh.read(head, 0, head.length, 0);
     let start = 0;
-    let end = gzipMemberEnd(head, 0, label);
+    let end = await gzipMemberEnd(head, 0, label);
     if (isSignature(head.subarray(0, end), label)) {
       start = end;
       if (start >= head.length) throw new PackageError(label, undefined, 'truncated: no control section after the signature');
-      end = gzipMemberEnd(head, start, label);
+      end = await gzipMemberEnd(head, start, label);
     }
     if (end >= size) throw new PackageError(label, undefined, 'truncated: no data section');
     return { control: head.subarray(start, end), dataOffset: end, size };
@@ -65,7 +77,7 @@ function gunzipMember(member: Buffer, label: string): Buffer {
   const flagsEnd = gzipHeaderLength(member);
   if (flagsEnd <= 0) throw new PackageError(label, undefined, 'corrupt gzip header');
   try {
-    return inflateRawSync(member.subarray(flagsEnd), { maxOutputLength: 64 << 20 });
+    return inflateRawSync(member.subarray(flagsEnd), { maxOutputLength: MAX_CONTROL_SECTION });
   } catch (e) {
     throw new PackageError(label, undefined, `corrupt gzip stream (${e instanceof Error ? e.message : String(e)})`);
   }

@@ -171,7 +171,7 @@ export async function buildImage(o: BuildOptions): Promise<BuildResult> {
     for (const arch of archs) {
       const staging = join(work, `staging-${arch.apk}`);
       await mkdir(staging);
-      const tree = new RootTree(staging, epoch);
+      const tree = new RootTree(staging, epoch, o.sbom !== undefined);
       const installed = await installPackages(tree, closures.get(arch.apk) ?? [], (s) => progress(`${platformName(arch)}: ${s}`));
       await addAccounts(tree, c, epoch);
       applyPaths(tree, c, epoch);

@@ -52,8 +52,8 @@ async function zstdStream(input: Readable): Promise<Transform> {
 
 async function xzStream(input: Readable): Promise<Readable> {
   const { XzReadableStream } = await import('xz-decompress');
-  const web = Readable.toWeb(input) as unknown as ReadableStream<Uint8Array>;
-  return Readable.fromWeb(new XzReadableStream(web) as Parameters<typeof Readable.fromWeb>[0]);
+  const web: ReadableStream<Uint8Array> = Readable.toWeb(input);
+  return Readable.fromWeb(new XzReadableStream(web));
 }
 
 /**

@@ -63,7 +63,7 @@ async function writeEntry(p: Pack, header: TarHeader, node: TreeNode, epoch: num
   }
   if (header.type !== 'file' || !node.data) return entry(p, header, header.type === 'file' ? Buffer.alloc(0) : undefined);
   if ('bytes' in node.data) return entry(p, header, node.data.bytes);
-  await pipeline(createReadStream(node.data.path), p.entry({ ...header, type: 'file' }));
+  await pipeline(createReadStream(node.data.path, { highWaterMark: 256 << 10 }), p.entry({ ...header, type: 'file' }));
 }
 
 function entry(p: Pack, header: TarHeader, body?: Buffer): Promise<void> {
@@ -102,7 +102,7 @@ export async function writeLayer(tree: RootTree, blobsDir: string, epoch: number
   };
   const p = pack();
   const raw = new DigestStream();
-  const gz = createGzip({ level: constants.Z_DEFAULT_COMPRESSION });
+  const gz = createGzip({ level: constants.Z_DEFAULT_COMPRESSION, chunkSize: 64 << 10 });
   const compressed = new DigestStream();
   const tmp = join(blobsDir, tmpName);
   const done = pipeline(p, raw, gz, compressed, createWriteStream(tmp));

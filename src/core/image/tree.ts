@@ -58,9 +58,11 @@ export class RootTree {
   readonly nodes = new Map<string, TreeNode>();
   private staged = 0;
 
+  /** `hashFiles`: record each package file's sha256 while staging it (for the SBOM). */
   constructor(
     private readonly stagingDir: string,
     private readonly epoch: number,
+    private readonly hashFiles = false,
   ) {
     this.nodes.set('', { type: 'dir', mode: 0o755, uid: 0, gid: 0, mtime: epoch, size: 0, owner: '' });
   }
@@ -159,17 +161,17 @@ export class RootTree {
       case null:
       case undefined: {
         const file = join(this.stagingDir, String(this.staged++));
-        const hash = createHash('sha256');
+        const hash = this.hashFiles ? createHash('sha256') : undefined;
         let size = 0;
         const tap = new Transform({
           transform(chunk: Buffer, _e, cb) {
-            hash.update(chunk);
+            hash?.update(chunk);
             size += chunk.length;
             cb(null, chunk);
           },
         });
         await pipeline(entry, tap, createWriteStream(file));
-        this.set(path, { ...base, type: 'file', size, data: { path: file }, sha256: hash.digest('hex') }, where);
+        this.set(path, { ...base, type: 'file', size, data: { path: file }, sha256: hash?.digest('hex') }, where);
         return;
       }
       default:
