@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultImageConfig } from '../../templates/image/proxy-runtime.js';
 import { runCli } from '../support/cli.js';
 import { makeApk, writeApkIndex } from '../support/packages.js';
-import { scratch, skopeoInspect } from '../core/image/helpers.js';
+import { run, scratch, skopeoInspect } from '../core/image/helpers.js';
 
 describe('linkerd image', () => {
   const s = scratch('cli');
@@ -50,6 +50,40 @@ describe('linkerd image', () => {
     expect(r.stderr.trimEnd()).toMatch(message);
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(existsSync(join(s.dir, 'x'))).toBe(false);
+  });
+
+  it('builds the proxy image from the embedded config: Wolfi-named packages, the binaries from the working directory, capabilities, both archs', async () => {
+    const proxy = join(s.dir, 'proxy');
+    const names = ['ca-certificates-bundle', 'glibc', 'iptables', 'ip6tables', 'libnetfilter_conntrack', 'libnfnetlink', 'libmnl', 'libgcc', 'nftables-slim', 'libcap-utils'];
+    for (const arch of ['x86_64', 'aarch64']) {
+      const records: string[] = [];
+      for (const name of names) {
+        const files =
+          name === 'iptables'
+            ? [{ name: 'usr/sbin/xtables-nft-multi', content: 'nft', mode: 0o755 }, { name: 'usr/sbin/xtables-legacy-multi', content: 'legacy', mode: 0o755 }, { name: 'usr/sbin/iptables', type: 'symlink' as const, linkname: 'xtables-nft-multi' }]
+            : [{ name: `usr/share/${name}/README`, content: name }];
+        records.push((await makeApk(join(proxy, 'wolfi', arch), { name, arch, files })).record);
+      }
+      await writeApkIndex(join(proxy, 'wolfi', arch), records);
+    }
+    for (const bin of ['linkerd2-proxy', 'linkerd2-proxy-identity', 'linkerd2-proxy-init', 'linkerd2-network-validator', 'linkerd-await', 'sleep', 'LICENSE', 'linkerd2-proxy-version.txt']) {
+      writeFileSync(join(proxy, bin), `${bin}\n`);
+    }
+    const r = await runCli(['image', 'build', '--packages', 'wolfi', '--output', 'oci', '--tag', 'cr.l5d.io/linkerd/proxy:dev'], { cwd: proxy, env: { SOURCE_DATE_EPOCH: '1700000000' } });
+    expect(r.stderr).toMatch(/amd64: sha256:\S+ \(10 packages.*\n  arm64: sha256:\S+ \(10 packages.*\n  index: sha256:/);
+    expect(r.code).toBe(0);
+    await run('skopeo', ['copy', '--override-arch', 'arm64', `oci:${join(proxy, 'oci')}:dev`, `oci:${join(proxy, 'arm64')}:dev`]);
+    const config = await skopeoInspect(`oci:${join(proxy, 'arm64')}:dev`, false, ['--config']);
+    expect(config).toMatchObject({ architecture: 'arm64', config: { User: '65534', Entrypoint: ['/usr/lib/linkerd/linkerd2-proxy-identity'], WorkingDir: '/home/nonroot' } });
+    await run('umoci', ['unpack', '--rootless', '--image', `${join(proxy, 'arm64')}:dev`, join(proxy, 'bundle')]);
+    const rootfs = join(proxy, 'bundle', 'rootfs');
+    const caps = 'cap_net_admin,cap_net_raw=eip';
+    for (const f of ['usr/sbin/xtables-nft-multi', 'usr/sbin/xtables-legacy-multi', 'usr/lib/linkerd/linkerd2-proxy-init']) {
+      expect((await run('getcap', [join(rootfs, f)])).stdout.trim()).toBe(`${join(rootfs, f)} ${caps}`);
+    }
+    expect((await run('getcap', [join(rootfs, 'usr/lib/linkerd/linkerd2-proxy')])).stdout.trim()).toBe('');
+    expect(readFileSync(join(rootfs, 'usr/lib/linkerd/linkerd2-proxy'), 'utf8')).toBe('linkerd2-proxy\n');
+    expect(readFileSync(join(rootfs, 'etc/passwd'), 'utf8')).toMatch(/^nobody:x:65534:65534:/m);
   });
 
   it('refuses a SOURCE_DATE_EPOCH that is not a number of seconds', async () => {

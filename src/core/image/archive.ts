@@ -2,9 +2,8 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { pack, type Header } from 'tar-stream';
-
-type TarHeader = Partial<Header> & { name: string };
+import { pack } from 'tar-stream';
+import { addEntry, writeTar } from './tarWriter.js';
 
 /**
  * Tars an OCI layout directory (plus extra documents such as docker's manifest.json) into one
@@ -15,15 +14,9 @@ export async function tarLayout(layoutDir: string, outFile: string, extra: Recor
   const done = pipeline(p, createWriteStream(outFile));
   const mtime = new Date(epoch * 1000);
   const base = { uid: 0, gid: 0, uname: '', gname: '', mtime };
-  const add = (header: TarHeader, body?: Buffer) =>
-    new Promise<void>((resolve, reject) => {
-      const cb = (e?: Error | null) => (e ? reject(e) : resolve());
-      if (body) p.entry(header, body, cb);
-      else p.entry(header, cb);
-    });
-  try {
-    await add({ ...base, name: 'blobs/', type: 'directory', mode: 0o755 });
-    await add({ ...base, name: 'blobs/sha256/', type: 'directory', mode: 0o755 });
+  await writeTar(p, done, async () => {
+    await addEntry(p, { ...base, name: 'blobs/', type: 'directory', mode: 0o755 });
+    await addEntry(p, { ...base, name: 'blobs/sha256/', type: 'directory', mode: 0o755 });
     const blobs = (await readdir(join(layoutDir, 'blobs', 'sha256'))).sort();
     for (const b of blobs) {
       const file = join(layoutDir, 'blobs', 'sha256', b);
@@ -35,12 +28,6 @@ export async function tarLayout(layoutDir: string, outFile: string, extra: Recor
       const { size } = await stat(file);
       await pipeline(createReadStream(file), p.entry({ ...base, name, type: 'file', mode: 0o644, size }));
     }
-    for (const [name, body] of Object.entries(extra).sort(([a], [b]) => (a < b ? -1 : 1))) await add({ ...base, name, type: 'file', mode: 0o644 }, body);
-    p.finalize();
-    await done;
-  } catch (e) {
-    p.destroy(e instanceof Error ? e : new Error(String(e)));
-    await done.catch(() => undefined);
-    throw e;
-  }
+    for (const [name, body] of Object.entries(extra).sort(([a], [b]) => (a < b ? -1 : 1))) await addEntry(p, { ...base, name, type: 'file', mode: 0o644 }, body);
+  });
 }

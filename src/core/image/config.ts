@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import * as z from 'zod';
-import { isNode, isScalar, parseDocument, visit, type Document } from 'yaml';
+import { isNode, parseDocument, visit, type Document } from 'yaml';
 import { UserError } from '../errors.js';
 import { linePosition } from '../manifest/positions.js';
 import { ARCH_NAMES, archOf } from './archs.js';

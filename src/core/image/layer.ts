@@ -3,10 +3,8 @@ import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { constants, createGzip } from 'node:zlib';
-import { pack, type Header, type Pack } from 'tar-stream';
-
-/** A header to write; `pax-header` is a type tar-stream writes but does not declare. */
-type TarHeader = Partial<Header> & { name: string };
+import { pack, type Pack } from 'tar-stream';
+import { addEntry, writeTar, type TarHeader } from './tarWriter.js';
 import { DigestStream } from './digestStream.js';
 import type { RootTree, TreeNode } from './tree.js';
 
@@ -61,18 +59,9 @@ async function writeEntry(p: Pack, header: TarHeader, node: TreeNode, epoch: num
     const name = `PaxHeaders/${header.name.replace(/\/$/, '').split('/').pop() ?? ''}`;
     p.push(paxEntry(name, paxXattrs(node.xattrs), epoch));
   }
-  if (header.type !== 'file' || !node.data) return entry(p, header, header.type === 'file' ? Buffer.alloc(0) : undefined);
-  if ('bytes' in node.data) return entry(p, header, node.data.bytes);
+  if (header.type !== 'file' || !node.data) return addEntry(p, header, header.type === 'file' ? Buffer.alloc(0) : undefined);
+  if ('bytes' in node.data) return addEntry(p, header, node.data.bytes);
   await pipeline(createReadStream(node.data.path, { highWaterMark: 256 << 10 }), p.entry({ ...header, type: 'file' }));
-}
-
-function entry(p: Pack, header: TarHeader, body?: Buffer): Promise<void> {
-  const h = header;
-  return new Promise((resolve, reject) => {
-    const cb = (err?: Error | null) => (err ? reject(err) : resolve());
-    if (body) p.entry(h, body, cb);
-    else p.entry(h, cb);
-  });
 }
 
 /**
@@ -107,7 +96,7 @@ export async function writeLayer(tree: RootTree, blobsDir: string, epoch: number
   const tmp = join(blobsDir, tmpName);
   const done = pipeline(p, raw, gz, compressed, createWriteStream(tmp));
   const mtime = (n: TreeNode) => new Date(Math.min(n.mtime, epoch) * 1000);
-  try {
+  await writeTar(p, done, async () => {
     for (const path of paths) {
       const n = tree.get(path);
       if (!n) continue;
@@ -124,13 +113,7 @@ export async function writeLayer(tree: RootTree, blobsDir: string, epoch: number
         }
       }
     }
-    p.finalize();
-    await done;
-  } catch (e) {
-    p.destroy(e instanceof Error ? e : new Error(String(e)));
-    await done.catch(() => undefined);
-    throw e;
-  }
+  });
   const digest = compressed.digest();
   await rename(tmp, join(blobsDir, digest.slice('sha256:'.length)));
   return { digest, size: compressed.size, diffId: raw.digest() };
