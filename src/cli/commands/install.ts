@@ -1,24 +1,28 @@
 import { chmodSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { addValueFlags, flagsOf, normalizeBoolFlagArgs, readSetFlags, type FlagGroup } from '../../core/values/flags.js';
+import * as z from 'zod';
+import type { FlagGroup } from '../../core/values/flags.js';
+import { acceptGoBools } from '../flags/boolFlags.js';
+import { collect } from '../flags/collect.js';
+import { addValueFlags, readSetFlags } from '../flags/valueFlags.js';
 import { resolveGlobals } from '../globals.js';
 import { manifestFormat, renderManifest } from '../output/manifest.js';
 
 const GROUPS: FlagGroup[] = ['A', 'B', 'C'];
-const collect = (v: string, prev: string[] = []) => [...prev, v];
 
-interface InstallFlags {
-  crds: boolean;
-  ignoreCluster: boolean;
-  output: string;
-  values: string[];
-  set: string[];
-  setString: string[];
-  setFile: string[];
-  identityTrustAnchorKeyOut?: string;
-  identityAnchorValidity: string;
-  identityIssuerValidity: string;
-}
+/** install's own flags as commander hands them over (the values flags are read by readSetFlags). */
+const InstallOptionsSchema = z.object({
+  crds: z.boolean(),
+  ignoreCluster: z.boolean(),
+  output: z.string(),
+  values: z.array(z.string()),
+  set: z.array(z.string()),
+  setString: z.array(z.string()),
+  setFile: z.array(z.string()),
+  identityTrustAnchorKeyOut: z.string().optional(),
+  identityAnchorValidity: z.string(),
+  identityIssuerValidity: z.string(),
+});
 
 export function register(program: Command): Command {
   const cmd = program
@@ -40,11 +44,10 @@ export function register(program: Command): Command {
     .option('--identity-trust-anchor-key-out <file>', 'Write the generated trust anchor private key to this file (mode 0600), to issue new issuers later')
     .option('--identity-anchor-validity <duration>', 'Validity of a generated trust anchor', '8760h')
     .option('--identity-issuer-validity <duration>', 'Validity of a generated issuer certificate', '8760h');
-  // pflag accepts `--ha=false`; commander booleans take no value, so rewrite those forms first.
-  const parseOptions = cmd.parseOptions.bind(cmd);
-  cmd.parseOptions = (argv: string[]) => parseOptions(normalizeBoolFlagArgs(argv, flagsOf(GROUPS)));
+  acceptGoBools(cmd);
 
-  return cmd.action(async (opts: InstallFlags) => {
+  return cmd.action(async (flags: unknown) => {
+    const opts = InstallOptionsSchema.parse(flags);
     const globals = resolveGlobals(program);
     const format = manifestFormat(opts.output);
     const { renderInstall } = await import('../../core/install/index.js');
