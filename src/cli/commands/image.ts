@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import * as z from 'zod';
 import { UserError } from '../../core/errors.js';
+import { collect } from '../flags/collect.js';
 import { printImageResult } from '../output/image.js';
 import { spinnerFor } from '../output/terminal.js';
 
@@ -14,8 +15,6 @@ Examples:
 
   # Start from the embedded config.
   linkerd image config > proxy.yml`;
-
-const collect = (v: string, prev: string[]) => [...prev, v];
 
 const buildFlags = z.object({
   output: z.string({ error: 'required flag --output not set (a directory for an OCI layout, or FILE.tar)' }).min(1),
