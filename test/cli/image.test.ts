@@ -1,9 +1,9 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultImageConfig } from '../../templates/image/proxy-runtime.js';
 import { runCli } from '../support/cli.js';
-import { makeApk, writeApkIndex } from '../support/packages.js';
+import { makeApk, signingKey, writeApkIndex } from '../support/packages.js';
 import { run, scratch, skopeoInspect } from '../core/image/helpers.js';
 
 describe('linkerd image', () => {
@@ -40,7 +40,7 @@ describe('linkerd image', () => {
     [['image', 'build', 'image.yml'], /^Error: required flag --output not set/],
     [['image', 'build', 'image.yml', '-o', 'x', '--format', 'zip'], /^Error: --format must be one of oci, oci-archive, docker-archive$/],
     [['image', 'build', 'nope.yml', '-o', 'x'], /^Error: nope\.yml: no such config file$/],
-    [['image', 'build', '-o', 'x', '--packages', 'wolfi'], /^Error: x86_64: package ca-certificates-bundle \(contents\.packages\) is not in the repositories$/],
+    [['image', 'build', '-o', 'x', '--packages', 'wolfi'], /^Error: the embedded default config: contents\.keyring\[0\]: https:\/\/\S+\/wolfi-signing\.rsa\.pub is a URL, and image build reads no network; put wolfi-signing\.rsa\.pub in the --packages directory$/],
     [['image', 'build', 'image.yml', '-o', 'x'], /^Error: image\.yml: contents\.packages names packages but there is no repository; pass a local one with --packages DIR$/],
     [['image', 'build', 'image.yml', '-o', 'x', '--packages', 'wolfi', '--push', 'nohost'], /^Error: --push nohost: expected REGISTRY\/REPO:TAG/],
   ])('%j fails with one line and no output', async (args, message) => {
@@ -52,8 +52,11 @@ describe('linkerd image', () => {
     expect(existsSync(join(s.dir, 'x'))).toBe(false);
   });
 
-  it('builds the proxy image from the embedded config: Wolfi-named packages, the binaries from the working directory, capabilities, both archs', async () => {
+  it('builds the proxy image from the embedded config: Wolfi-named packages signed by the keyring\'s key, the binaries from the working directory, capabilities, both archs', async () => {
     const proxy = join(s.dir, 'proxy');
+    const key = signingKey('wolfi-signing.rsa.pub');
+    mkdirSync(join(proxy, 'wolfi'), { recursive: true });
+    writeFileSync(join(proxy, 'wolfi', key.name), key.publicPem);
     const names = ['ca-certificates-bundle', 'glibc', 'iptables', 'ip6tables', 'libnetfilter_conntrack', 'libnfnetlink', 'libmnl', 'libgcc', 'nftables-slim', 'libcap-utils'];
     for (const arch of ['x86_64', 'aarch64']) {
       const records: string[] = [];
@@ -62,9 +65,9 @@ describe('linkerd image', () => {
           name === 'iptables'
             ? [{ name: 'usr/sbin/xtables-nft-multi', content: 'nft', mode: 0o755 }, { name: 'usr/sbin/xtables-legacy-multi', content: 'legacy', mode: 0o755 }, { name: 'usr/sbin/iptables', type: 'symlink' as const, linkname: 'xtables-nft-multi' }]
             : [{ name: `usr/share/${name}/README`, content: name }];
-        records.push((await makeApk(join(proxy, 'wolfi', arch), { name, arch, files })).record);
+        records.push((await makeApk(join(proxy, 'wolfi', arch), { name, arch, files, signed: key })).record);
       }
-      await writeApkIndex(join(proxy, 'wolfi', arch), records);
+      await writeApkIndex(join(proxy, 'wolfi', arch), records, key);
     }
     for (const bin of ['linkerd2-proxy', 'linkerd2-proxy-identity', 'linkerd2-proxy-init', 'linkerd2-network-validator', 'linkerd-await', 'sleep', 'LICENSE', 'linkerd2-proxy-version.txt']) {
       writeFileSync(join(proxy, bin), `${bin}\n`);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -106,7 +106,26 @@ export interface ApkSpec {
   provides?: string[];
   files?: TarItem[];
   builddate?: number;
-  signed?: boolean;
+  /** false: no signature stream; a key: a real `.SIGN.RSA256.<name>` signature; default: a dummy one. */
+  signed?: boolean | SigningKey;
+}
+
+/** An RSA key pair for apk signatures; `name` is the public key's file name (`test.rsa.pub`). */
+export interface SigningKey {
+  name: string;
+  privateKey: KeyObject;
+  publicPem: string;
+}
+
+export function signingKey(name = 'test.rsa.pub'): SigningKey {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return { name, privateKey, publicPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() };
+}
+
+async function signatureStream(signed: Buffer, key: boolean | SigningKey | undefined): Promise<Buffer[]> {
+  if (key === false) return [];
+  const entry = typeof key === 'object' ? { name: `.SIGN.RSA256.${key.name}`, content: sign('sha256', signed, key.privateKey) } : { name: '.SIGN.RSA.test.rsa.pub', content: Buffer.alloc(256, 7) };
+  return [gzipSync(await cutTar([entry]))];
 }
 
 /** A tar without its end-of-archive blocks, as abuild cuts the sections of an .apk. */
@@ -133,8 +152,7 @@ export async function makeApk(dir: string, s: ApkSpec): Promise<BuiltApk> {
   for (const p of s.provides ?? []) info.push(`provides = ${p}`);
   info.push(`datahash = ${datahash}`);
   const control = gzipSync(await cutTar([{ name: '.PKGINFO', content: `${info.join('\n')}\n` }], builddate));
-  const parts = [control, data];
-  if (s.signed !== false) parts.unshift(gzipSync(await cutTar([{ name: '.SIGN.RSA.test.rsa.pub', content: Buffer.alloc(256, 7) }], builddate)));
+  const parts = [...(await signatureStream(control, s.signed)), control, data];
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${s.name}-${version}.apk`);
   writeFileSync(file, Buffer.concat(parts));
@@ -155,8 +173,7 @@ export async function makeApk(dir: string, s: ApkSpec): Promise<BuiltApk> {
 }
 
 /** Writes DIR/APKINDEX.tar.gz for the given records (with a signature stream, like apk's). */
-export async function writeApkIndex(dir: string, records: string[]): Promise<void> {
+export async function writeApkIndex(dir: string, records: string[], key?: SigningKey): Promise<void> {
   const index = gzipSync(await tarBuffer([{ name: 'DESCRIPTION', content: 'test' }, { name: 'APKINDEX', content: `${records.join('\n\n')}\n\n` }]));
-  const sig = gzipSync(await cutTar([{ name: '.SIGN.RSA.test.rsa.pub', content: Buffer.alloc(256, 7) }]));
-  writeFileSync(join(dir, 'APKINDEX.tar.gz'), Buffer.concat([sig, index]));
+  writeFileSync(join(dir, 'APKINDEX.tar.gz'), Buffer.concat([...(await signatureStream(index, key ?? true)), index]));
 }

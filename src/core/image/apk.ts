@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { createInflateRaw, inflateRawSync } from 'node:zlib';
 import { decompress } from './decompress.js';
+import { verifyApkSignature, type Keyring } from './keyring.js';
 import { MAX_DATA } from './deb.js';
 import { parseApkDependency, type PackageMeta } from './packageMeta.js';
 import { PackageError } from './packageError.js';
@@ -48,6 +49,7 @@ async function gzipMemberEnd(buf: Buffer, start: number, label: string): Promise
 }
 
 interface ApkSections {
+  signature?: Buffer;
   control: Buffer;
   dataOffset: number;
   size: number;
@@ -61,13 +63,15 @@ async function sections(file: string, label: string): Promise<ApkSections> {
     await fh.read(head, 0, head.length, 0);
     let start = 0;
     let end = await gzipMemberEnd(head, 0, label);
+    let signature: Buffer | undefined;
     if (isSignature(head.subarray(0, end), label)) {
+      signature = head.subarray(0, end);
       start = end;
       if (start >= head.length) throw new PackageError(label, undefined, 'truncated: no control section after the signature');
       end = await gzipMemberEnd(head, start, label);
     }
     if (end >= size) throw new PackageError(label, undefined, 'truncated: no data section');
-    return { control: head.subarray(start, end), dataOffset: end, size };
+    return { signature, control: head.subarray(start, end), dataOffset: end, size };
   } finally {
     await fh.close();
   }
@@ -113,9 +117,10 @@ function pkginfoFields(text: string): Map<string, string[]> {
 }
 
 /** Reads an .apk's .PKGINFO and checks its control section against the index's checksum. */
-export async function readApkMeta(file: string, indexed?: PackageMeta): Promise<PackageMeta> {
+export async function readApkMeta(file: string, indexed: PackageMeta | undefined, keyring: Keyring): Promise<PackageMeta> {
   const label = basename(file);
   const s = await sections(file, label);
+  await verifyApkSignature(keyring, s.signature, s.control, label, 'control');
   if (indexed?.checksum?.startsWith('Q1')) {
     const sum = `Q1${createHash('sha1').update(s.control).digest('base64')}`;
     if (sum !== indexed.checksum) throw new PackageError(label, 'control', `checksum ${sum} does not match APKINDEX (${indexed.checksum})`);
@@ -203,9 +208,17 @@ export function parseApkIndex(text: string, dir: string, tag: string | undefined
   return out;
 }
 
-/** Reads a repository directory's APKINDEX.tar.gz. */
-export async function readApkIndex(indexFile: string, tag: string | undefined): Promise<PackageMeta[]> {
+/** Reads a repository directory's APKINDEX.tar.gz (checking its signature against the keyring). */
+export async function readApkIndex(indexFile: string, tag: string | undefined, keyring: Keyring): Promise<PackageMeta[]> {
   const label = indexFile;
+  if (keyring.size > 0) {
+    const { size } = await stat(indexFile);
+    if (size > MAX_INDEX) throw new PackageError(label, undefined, `larger than ${MAX_INDEX} bytes`);
+    const bytes = await readFile(indexFile);
+    const first = await gzipMemberEnd(bytes, 0, label);
+    const signed = isSignature(bytes.subarray(0, first), label);
+    await verifyApkSignature(keyring, signed ? bytes.subarray(0, first) : undefined, signed ? bytes.subarray(first) : bytes, label, 'index');
+  }
   const tar = await decompress(createReadStream(indexFile), 'gz', MAX_INDEX, label, 'APKINDEX.tar.gz');
   const found = await findInTar(tar, ['APKINDEX'], MAX_INDEX, label, 'APKINDEX.tar.gz');
   const text = found.get('APKINDEX');

@@ -4,6 +4,7 @@ import { UserError } from '../errors.js';
 import { openApkData, readApkMeta } from './apk.js';
 import { capabilityXattr, parseCapabilities } from './capabilities.js';
 import type { ImageConfig } from './config.js';
+import type { Keyring } from './keyring.js';
 import { openDebData } from './deb.js';
 import type { PackageMeta } from './packageMeta.js';
 import { tarEntries } from './tarEntries.js';
@@ -18,7 +19,7 @@ import { entryPath, type RootTree, type TreeNode } from './tree.js';
 const MAX_ETC_FILE = 4 << 20;
 
 /** Unpacks every package's data into the tree (verifying apk checksums on the way). */
-export async function installPackages(tree: RootTree, packages: PackageMeta[], progress: (s: string) => void): Promise<PackageMeta[]> {
+export async function installPackages(tree: RootTree, packages: PackageMeta[], keyring: Keyring, progress: (s: string) => void): Promise<PackageMeta[]> {
   const installed: PackageMeta[] = [];
   for (const [i, indexed] of packages.entries()) {
     progress(`reading packages (${i + 1}/${packages.length}) ${indexed.label}`);
@@ -26,7 +27,7 @@ export async function installPackages(tree: RootTree, packages: PackageMeta[], p
       const st = await stat(indexed.file).catch(() => undefined);
       if (!st?.isFile()) throw new UserError(`${indexed.label}: listed in APKINDEX but missing from the repository`);
     }
-    const meta = indexed.format === 'apk' ? await readApkMeta(indexed.file, indexed) : indexed;
+    const meta = indexed.format === 'apk' ? await readApkMeta(indexed.file, indexed, keyring) : indexed;
     const data = meta.format === 'apk' ? await openApkData(meta) : await openDebData(meta);
     for await (const entry of tarEntries(data, meta.label, 'data')) {
       await tree.addPackageEntry(entry, meta.label, meta.name);

@@ -8,6 +8,7 @@ import { hostArch, platformName, requireArch, type Arch } from './archs.js';
 import { tarLayout } from './archive.js';
 import { addAccounts, addFiles, addPackageDatabases, applyCapabilities, applyPaths, installPackages } from './assemble.js';
 import { loadImageConfig, type LoadedConfig } from './config.js';
+import { loadKeyring } from './keyring.js';
 import { writeLayer, type LayerBlob } from './layer.js';
 import { MEDIA, imageConfig, imageIndex, imageManifest, initLayout, jsonBlob, platformOf, splitReference, writeBlob, type Descriptor } from './oci.js';
 import type { PackageMeta } from './packageMeta.js';
@@ -153,8 +154,9 @@ export async function buildImage(o: BuildOptions): Promise<BuildResult> {
   if (requests.length > 0 && repos.length === 0) {
     throw new UserError(`${loaded.source}: contents.packages names packages but there is no repository; pass a local one with --packages DIR`);
   }
+  const keyring = await loadKeyring(c.contents?.keyring ?? [], loaded.baseDir, o.packages.map((d) => resolve(o.cwd, d)), loaded.source);
   for (const arch of archs) {
-    const available = requests.length > 0 ? await availablePackages(repos, arch, debCache) : [];
+    const available = requests.length > 0 ? await availablePackages(repos, arch, debCache, keyring) : [];
     closures.set(arch.apk, resolveClosure(requests, available, arch.apk).packages);
   }
   const newest = Math.max(0, ...[...closures.values()].flat().map((p) => p.buildTime));
@@ -172,7 +174,7 @@ export async function buildImage(o: BuildOptions): Promise<BuildResult> {
       const staging = join(work, `staging-${arch.apk}`);
       await mkdir(staging);
       const tree = new RootTree(staging, epoch, o.sbom !== undefined);
-      const installed = await installPackages(tree, closures.get(arch.apk) ?? [], (s) => progress(`${platformName(arch)}: ${s}`));
+      const installed = await installPackages(tree, closures.get(arch.apk) ?? [], keyring, (s) => progress(`${platformName(arch)}: ${s}`));
       await addAccounts(tree, c, epoch);
       applyPaths(tree, c, epoch);
       await addFiles(tree, c, loaded.baseDir, epoch);

@@ -4,6 +4,7 @@ import { UserError } from '../errors.js';
 import { readApkIndex } from './apk.js';
 import type { Arch } from './archs.js';
 import { readDebMeta } from './deb.js';
+import type { Keyring } from './keyring.js';
 import type { PackageMeta } from './packageMeta.js';
 
 /** A local package repository: a directory of .deb files, or an apk repository (APKINDEX.tar.gz). */
@@ -62,7 +63,7 @@ async function walk(dir: string, depth: number, files: string[]): Promise<void> 
  * Every package of `arch` the repositories offer (index records for apk, control files for deb).
  * `debCache` keeps one build from reading a .deb's control twice across archs.
  */
-export async function availablePackages(repos: readonly Repository[], arch: Arch, debCache: Map<string, Promise<PackageMeta>>): Promise<PackageMeta[]> {
+export async function availablePackages(repos: readonly Repository[], arch: Arch, debCache: Map<string, Promise<PackageMeta>>, keyring: Keyring): Promise<PackageMeta[]> {
   const out: PackageMeta[] = [];
   for (const r of repos) {
     const files: string[] = [];
@@ -70,7 +71,7 @@ export async function availablePackages(repos: readonly Repository[], arch: Arch
     const indexes = [join(r.dir, arch.apk, 'APKINDEX.tar.gz'), join(r.dir, 'APKINDEX.tar.gz')];
     const index = indexes.find((f) => files.includes(f));
     if (index) {
-      for (const p of await readApkIndex(index, r.tag)) if (p.arch === arch.apk || p.arch === 'noarch') out.push(p);
+      for (const p of await readApkIndex(index, r.tag, keyring)) if (p.arch === arch.apk || p.arch === 'noarch') out.push(p);
     } else if (files.some((f) => f.endsWith('.apk'))) {
       throw new UserError(`${r.from}: ${r.dir} has .apk files but no APKINDEX.tar.gz (looked in ${arch.apk}/ and the directory itself)`);
     }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildImage } from '../../../src/core/image/build.js';
 import { isUserError } from '../../../src/core/errors.js';
-import { makeApk, makeDeb, writeApkIndex, type TarItem } from '../../support/packages.js';
+import { makeApk, makeDeb, signingKey, writeApkIndex, type SigningKey, type TarItem } from '../../support/packages.js';
 import { writeConfig } from './fixtures.js';
 import { scratch } from './helpers.js';
 
@@ -115,6 +115,28 @@ describe('image build refuses hostile and broken input', () => {
       return records;
     });
     await refused({ config }, /^evil-1\.0-r0\.apk: listed in APKINDEX but missing/);
+  });
+
+  async function signedRepo(packageKey: SigningKey | false, indexKey: SigningKey, ringKey: SigningKey): Promise<string> {
+    const repo = join(dir, 'repo', 'x86_64');
+    const a = await makeApk(repo, { name: 'evil', signed: packageKey, files: [{ name: 'usr/bin/evil', content: 'e', mode: 0o755 }] });
+    await writeApkIndex(repo, [a.record], indexKey);
+    writeFileSync(join(dir, ringKey.name), ringKey.publicPem);
+    return writeConfig(dir, 'c.yml', ['contents:', '  repositories: [./repo]', `  keyring: [./${ringKey.name}]`, '  packages: [evil]']);
+  }
+
+  it('apk signatures: a package or index not signed by a keyring key, or whose signature does not verify', async () => {
+    const key = signingKey('repo.rsa.pub');
+    const other = signingKey('other.rsa.pub');
+    const impostor = signingKey('repo.rsa.pub');
+    // the good case builds, so the refusals below are about the signatures alone
+    const ok = await buildImage({ config: await signedRepo(key, key, key), cwd: dir, output: join(dir, 'ok'), tag: 't/t:1', archs: ['amd64'], packages: [] });
+    expect(ok.images[0]?.packages.map((p) => p.name)).toEqual(['evil']);
+    rmSync(join(dir, 'ok'), { recursive: true });
+    await refused({ config: await signedRepo(false, key, key) }, /^evil-1\.0-r0\.apk: control: is not signed, and contents\.keyring asks for signatures$/);
+    await refused({ config: await signedRepo(other, key, key) }, /^evil-1\.0-r0\.apk: control: is signed by other\.rsa\.pub, not by a key in contents\.keyring$/);
+    await refused({ config: await signedRepo(impostor, key, key) }, /^evil-1\.0-r0\.apk: control: signature by repo\.rsa\.pub does not verify$/);
+    await refused({ config: await signedRepo(key, impostor, key) }, /APKINDEX\.tar\.gz: index: signature by repo\.rsa\.pub does not verify$/);
   });
 
   it('an unknown config key, named with its path and line', async () => {
