@@ -67,6 +67,14 @@ export interface BuildResult {
   pushed?: string;
 }
 
+/** apko's `vcs-url: URL@REVISION` becomes the OCI source and revision annotations. */
+function vcsAnnotations(vcs: string | undefined): Record<string, string> {
+  if (!vcs) return {};
+  const at = vcs.lastIndexOf('@');
+  if (at <= vcs.indexOf('://') + 3) return { 'org.opencontainers.image.source': vcs };
+  return { 'org.opencontainers.image.source': vcs.slice(0, at), 'org.opencontainers.image.revision': vcs.slice(at + 1) };
+}
+
 /** Every regular file with its sha256 (hashing the local and generated ones now), for the SBOM. */
 async function fileRecords(tree: RootTree): Promise<FileRecord[]> {
   const out: FileRecord[] = [];
@@ -184,7 +192,7 @@ export async function buildImage(o: BuildOptions): Promise<BuildResult> {
       const layer = await writeLayer(tree, blobsDir, epoch, `.layer-${arch.apk}.tmp`);
       const configBlob = jsonBlob(MEDIA.config, imageConfig(c, arch, [layer], created));
       await writeBlob(layout, configBlob);
-      const annotations = { 'org.opencontainers.image.created': created, ...(c.annotations ?? {}) };
+      const annotations = { 'org.opencontainers.image.created': created, ...vcsAnnotations(c['vcs-url']), ...(c.annotations ?? {}) };
       const manifest = jsonBlob(MEDIA.manifest, imageManifest(configBlob.descriptor, [layer], annotations));
       await writeBlob(layout, manifest);
       manifests.push({ ...manifest.descriptor, platform: platformOf(arch) });

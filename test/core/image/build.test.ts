@@ -77,6 +77,7 @@ describe('image build: .deb packages into an OCI layout', () => {
       'stop-signal: SIGTERM',
       'volumes: [/data]',
       'annotations: {org.opencontainers.image.title: test}',
+      'vcs-url: https://example.com/linkerd/proxy@0123abc',
     ]);
   });
   afterAll(() => s.remove());
@@ -104,6 +105,13 @@ describe('image build: .deb packages into an OCI layout', () => {
     expect(c.StopSignal).toBe('SIGTERM');
     expect(c.Volumes).toEqual({ '/data': {} });
     expect((config.rootfs as { diff_ids: string[] }).diff_ids).toEqual([r.images[0]?.layer.diffId]);
+    const manifest = await skopeoInspect(`oci:${r.output}:1.0`, true);
+    expect(manifest.annotations).toEqual({
+      'org.opencontainers.image.created': '2023-11-14T22:13:20Z',
+      'org.opencontainers.image.revision': '0123abc',
+      'org.opencontainers.image.source': 'https://example.com/linkerd/proxy',
+      'org.opencontainers.image.title': 'test',
+    });
 
     const bundle = join(s.dir, 'bundle');
     const tree = await unpack(`${r.output}:1.0`, bundle);
