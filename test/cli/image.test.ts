@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultImageConfig } from '../../templates/image/proxy-runtime.js';
-import { runCli } from '../support/cli.js';
+import { LINKERD_BIN, runCli } from '../support/cli.js';
 import { makeApk, signingKey, writeApkIndex } from '../support/packages.js';
 import { run, scratch, skopeoInspect } from '../core/image/helpers.js';
 
@@ -87,6 +87,18 @@ describe('linkerd image', () => {
     expect((await run('getcap', [join(rootfs, 'usr/lib/linkerd/linkerd2-proxy')])).stdout.trim()).toBe('');
     expect(readFileSync(join(rootfs, 'usr/lib/linkerd/linkerd2-proxy'), 'utf8')).toBe('linkerd2-proxy\n');
     expect(readFileSync(join(rootfs, 'etc/passwd'), 'utf8')).toMatch(/^nobody:x:65534:65534:/m);
+  });
+
+  it('shows progress with a spinner on a terminal, and none on a terminal in CI', async () => {
+    const command = `stty cols 80 rows 24; ${LINKERD_BIN} image build image.yml --packages wolfi --output tty.tar`;
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, SOURCE_DATE_EPOCH: '1' };
+    const tty = await run('script', ['-qec', command, '/dev/null'], { cwd: s.dir, env });
+    expect(tty.stdout).toContain('resolving packages');
+    expect(tty.stdout).toContain('amd64: writing the layer');
+    expect(tty.stdout).toMatch(/^sha256:[0-9a-f]{64}\r?$/m);
+    const ci = await run('script', ['-qec', command, '/dev/null'], { cwd: s.dir, env: { ...env, CI: 'true' } });
+    expect(ci.stdout).not.toContain('resolving packages');
+    expect(ci.stdout).toMatch(/^Built linkerd\/proxy:dev \(docker-archive\)/m);
   });
 
   it('refuses a SOURCE_DATE_EPOCH that is not a number of seconds', async () => {
