@@ -163,8 +163,12 @@ export function applyCapabilities(tree: RootTree, c: ImageConfig): void {
   }
 }
 
-/** /var/lib/dpkg/status and /lib/apk/db/installed for the installed packages. */
-export function addPackageDatabases(tree: RootTree, installed: PackageMeta[], epoch: number): void {
+/**
+ * /var/lib/dpkg/status and /lib/apk/db/installed for the installed packages, and apko's
+ * runtime_repositories as /etc/apk/repositories (what `apk` in the running image would use).
+ */
+export function addPackageDatabases(tree: RootTree, installed: PackageMeta[], epoch: number, runtimeRepositories: readonly string[] = []): void {
+  if (runtimeRepositories.length > 0) tree.set('etc/apk/repositories', generated(`${runtimeRepositories.join('\n')}\n`, epoch, 'contents.runtime_repositories'), 'contents.runtime_repositories');
   const debs = installed.filter((p) => p.format === 'deb').sort((a, b) => (a.name < b.name ? -1 : 1));
   if (debs.length > 0) {
     const status = debs

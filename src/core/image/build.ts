@@ -138,7 +138,7 @@ export async function buildImage(o: BuildOptions): Promise<BuildResult> {
   const loaded = await loadImageConfig(o.config, o.cwd);
   const c = loaded.config;
   const archs = buildArchs(o.archs, loaded);
-  const repos = await localRepositories(c.contents?.repositories ?? [], loaded.baseDir, o.packages, o.cwd, loaded.source);
+  const repos = await localRepositories([...(c.contents?.repositories ?? []), ...(c.contents?.build_repositories ?? [])], loaded.baseDir, o.packages, o.cwd, loaded.source);
   const format = formatFor(o.output, o.format);
   const out = resolve(o.cwd, o.output);
   const fileSources = (c.files ?? []).map((f) => resolve(loaded.baseDir, f.source));
@@ -187,7 +187,7 @@ export async function buildImage(o: BuildOptions): Promise<BuildResult> {
       applyPaths(tree, c, epoch);
       await addFiles(tree, c, loaded.baseDir, epoch);
       applyCapabilities(tree, c);
-      addPackageDatabases(tree, installed, epoch);
+      addPackageDatabases(tree, installed, epoch, c.contents?.runtime_repositories);
       progress(`${platformName(arch)}: writing the layer`);
       const layer = await writeLayer(tree, blobsDir, epoch, `.layer-${arch.apk}.tmp`);
       const configBlob = jsonBlob(MEDIA.config, imageConfig(c, arch, [layer], created));

@@ -212,7 +212,7 @@ describe('image build: .apk repositories and several archs', () => {
   afterAll(() => s.remove());
 
   it('builds a two-arch image index from an apk repository; each platform has its own packages', async () => {
-    const config = writeConfig(s.dir, 'apk.yml', ['contents:', '  repositories: [https://packages.example/os]', '  packages: [hello]', 'archs: [x86_64, aarch64]']);
+    const config = writeConfig(s.dir, 'apk.yml', ['contents:', '  repositories: [https://packages.example/os]', '  runtime_repositories: [https://packages.example/os]', '  packages: [hello]', 'archs: [x86_64, aarch64]']);
     const r = await buildImage({ config, cwd: s.dir, output: join(s.dir, 'oci'), tag: 'example/hello:2', archs: [], packages: [repo] });
     expect(r.images.map((i) => i.platform)).toEqual(['amd64', 'arm64']);
     expect(r.images[0]?.packages.map((p) => `${p.name}-${p.version}`)).toEqual(['glibc-2.40-r0', 'busybox-1.36.1-r5', 'hello-1.2.3-r1']);
@@ -232,5 +232,6 @@ describe('image build: .apk repositories and several archs', () => {
     const installed = readFileSync(join(s.dir, 'bundle/rootfs/lib/apk/db/installed'), 'utf8');
     expect(installed).toMatch(/^P:hello\nV:1\.2\.3-r1\nA:x86_64\n/m);
     expect(installed).toMatch(/^F:usr\/bin\nR:hello$/m);
+    expect(readFileSync(join(s.dir, 'bundle/rootfs/etc/apk/repositories'), 'utf8')).toBe('https://packages.example/os\n');
   });
 });
