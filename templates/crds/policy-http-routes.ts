@@ -20,6 +20,8 @@ const GROUP = 'policy.linkerd.io';
 /** Linkerd's HTTPRoute predates mirroring, URL rewrites and extension filters. */
 const RULE_FILTERS: FilterType[] = ['RequestHeaderModifier', 'RequestRedirect'];
 const BACKEND_FILTERS: FilterType[] = ['RequestHeaderModifier', 'ResponseHeaderModifier', 'RequestRedirect'];
+/** Linkerd's HTTPRoute never carried Gateway API's CEL rules; its admission webhook validates it. */
+const cel = false;
 
 /** How each served version differs from the one before it. */
 interface Revision {
@@ -43,20 +45,20 @@ const legacyBackendRefs = (): Schema =>
       name: str(),
       port: int(),
       namespace: str({ default: 'default' }),
-      filters: filters(BACKEND_FILTERS),
+      filters: filters(BACKEND_FILTERS, { cel, level: 'backend' }),
     }),
   );
 
 function httpRouteSchema({ gatewayBackends, timeouts }: Revision): Schema {
   const rule = obj({
-    backendRefs: gatewayBackends ? backendRefs(filteredBackendRef(BACKEND_FILTERS)) : legacyBackendRefs(),
-    filters: filters(RULE_FILTERS),
-    matches: httpRouteMatches({ strictQueryParamNames: false }),
-    ...(timeouts ? { timeouts: httpRouteTimeouts({ format: 'duration' }) } : {}),
+    backendRefs: gatewayBackends ? backendRefs(filteredBackendRef(BACKEND_FILTERS, { cel })) : legacyBackendRefs(),
+    filters: filters(RULE_FILTERS, { cel, level: 'rule' }),
+    matches: httpRouteMatches({ strictQueryParamNames: false, cel }),
+    ...(timeouts ? { timeouts: httpRouteTimeouts({ format: 'duration' }, { cel }) } : {}),
   });
   const spec = obj({
     hostnames: hostnames(),
-    parentRefs: parentRefs({ defaultGroup: GROUP, boundedPort: gatewayBackends }),
+    parentRefs: parentRefs({ defaultGroup: GROUP, boundedPort: gatewayBackends, cel }),
     rules: described('Matchers, filters and backends.', arr(rule, { maxItems: 16, default: matchEverythingRules() })),
   });
   return resource(spec, routeStatus(GROUP));
