@@ -11,10 +11,7 @@ export function gatewayTlsRoutesCrd(ctx: CrdContext): CustomResourceDefinition {
     'Which TLS connections (by SNI) the route matches and where it forwards them.',
     obj(
       {
-        hostnames: described(
-          'SNI names the route answers for; a leading `*.` matches any subdomain.',
-          hostnames(),
-        ),
+        hostnames: described('SNI names the route answers for; a leading `*.` matches any subdomain.', hostnames()),
         parentRefs: parentRefs({ defaultGroup: GATEWAY_GROUP, boundedPort: true, cel: true }),
         rules: described('Backends for matching connections.', arr(rule, { minItems: 1, maxItems: 16 })),
       },

@@ -40,13 +40,16 @@ const REVISIONS: Record<string, Revision> = {
 
 /** The first backends: a Service name and port, its namespace defaulting to "default". */
 const legacyBackendRefs = (): Schema =>
-  arr(
-    obj({
-      name: str(),
-      port: int(),
-      namespace: str({ default: 'default' }),
-      filters: filters(BACKEND_FILTERS, { cel, level: 'backend' }),
-    }),
+  described(
+    'Where matching traffic is sent.',
+    arr(
+      obj({
+        name: described('Name of the backend Service.', str()),
+        port: described('Port of the backend Service.', int()),
+        namespace: described('Namespace of the backend Service.', str({ default: 'default' })),
+        filters: filters(BACKEND_FILTERS, { cel, level: 'backend' }),
+      }),
+    ),
   );
 
 function httpRouteSchema({ gatewayBackends, timeouts }: Revision): Schema {
@@ -56,11 +59,14 @@ function httpRouteSchema({ gatewayBackends, timeouts }: Revision): Schema {
     matches: httpRouteMatches({ strictQueryParamNames: false, cel }),
     ...(timeouts ? { timeouts: httpRouteTimeouts({ format: 'duration' }, { cel }) } : {}),
   });
-  const spec = obj({
-    hostnames: hostnames(),
-    parentRefs: parentRefs({ defaultGroup: GROUP, boundedPort: gatewayBackends, cel }),
-    rules: described('Matchers, filters and backends.', arr(rule, { maxItems: 16, default: matchEverythingRules() })),
-  });
+  const spec = described(
+    'Which HTTP requests the route matches and where it sends them.',
+    obj({
+      hostnames: hostnames(),
+      parentRefs: parentRefs({ defaultGroup: GROUP, boundedPort: gatewayBackends, cel }),
+      rules: described('Matchers, filters and backends.', arr(rule, { maxItems: 16, default: matchEverythingRules() })),
+    }),
+  );
   return resource(spec, routeStatus(GROUP));
 }
 

@@ -18,14 +18,7 @@ import {
   type Constraints,
   type Schema,
 } from './schema.js';
-import {
-  DNS_SUBDOMAIN_PATTERN,
-  metaConditions,
-  refGroup,
-  refKind,
-  refName,
-  refNamespace,
-} from './shared-schemas.js';
+import { DNS_SUBDOMAIN_PATTERN, metaConditions, refGroup, refKind, refName, refNamespace } from './shared-schemas.js';
 import {
   backendPortRules,
   filterListRules,
@@ -71,7 +64,10 @@ export interface ParentRefOptions {
 export const parentRef = ({ defaultGroup, boundedPort }: ParentRefOptions): Schema =>
   obj(
     {
-      group: described(`API group of the parent; "${defaultGroup}" when unset, "" for the core group.`, refGroup({ default: defaultGroup })),
+      group: described(
+        `API group of the parent; "${defaultGroup}" when unset, "" for the core group.`,
+        refGroup({ default: defaultGroup }),
+      ),
       kind: described('Kind of the parent, e.g. Gateway or Service.', refKind({ default: 'Gateway' })),
       name: described('Name of the parent.', refName()),
       namespace: described("Namespace of the parent; the route's own when unset.", refNamespace()),
@@ -95,7 +91,10 @@ export const parentRefs = (opts: ParentRefOptions & Cel): Schema =>
 const header = (): Schema =>
   obj(
     {
-      name: described('Header name, matched case-insensitively.', str({ minLength: 1, maxLength: 256, pattern: HEADER_NAME_PATTERN })),
+      name: described(
+        'Header name, matched case-insensitively.',
+        str({ minLength: 1, maxLength: 256, pattern: HEADER_NAME_PATTERN }),
+      ),
       value: described('Header value.', str({ minLength: 1, maxLength: 4096 })),
     },
     ['name', 'value'],
@@ -139,7 +138,7 @@ const requestRedirect = (c: Cel): Schema =>
     obj({
       hostname: preciseHostname("Host of the Location header; the request's host when unset."),
       path: pathModifier("How the Location header's path is derived; the request's path when unset.", c),
-      port: described("Port of the Location header; derived from the scheme or the listener when unset.", portNumber()),
+      port: described('Port of the Location header; derived from the scheme or the listener when unset.', portNumber()),
       scheme: described("Scheme of the Location header; the request's when unset.", oneOfStrings(['http', 'https'])),
       statusCode: described('HTTP status of the redirect.', int({ enum: [301, 302], default: 302 })),
     }),
@@ -220,7 +219,10 @@ export interface FilterListOptions extends Cel {
 export function filters(types: readonly FilterType[], { cel, level }: FilterListOptions): Schema {
   const fields = Object.fromEntries(types.map((t) => [FILTER_FIELDS[t][0], FILTER_FIELDS[t][1]({ cel })]));
   const filter = obj(
-    { ...fields, type: described('Which filter this is; only the field of that name may be set.', oneOfStrings(types)) },
+    {
+      ...fields,
+      type: described('Which filter this is; only the field of that name may be set.', oneOfStrings(types)),
+    },
     ['type'],
   );
   return described(
@@ -228,7 +230,13 @@ export function filters(types: readonly FilterType[], { cel, level }: FilterList
       ? 'Processing applied to matching requests, in order.'
       : 'Processing applied only to requests sent to this backend, in order.',
     validated(
-      arr(validated(filter, ifCel(cel, () => filterRules(types))), { maxItems: 16 }),
+      arr(
+        validated(
+          filter,
+          ifCel(cel, () => filterRules(types)),
+        ),
+        { maxItems: 16 },
+      ),
       ifCel(cel, () => filterListRules(types, level)),
     ),
   );
@@ -240,7 +248,10 @@ const matchType = (values: readonly string[], defaultValue: string): Schema =>
   oneOfStrings(values, { default: defaultValue });
 
 const valueMatchType = (): Schema =>
-  described('Compare the value exactly or as a regular expression.', matchType(['Exact', 'RegularExpression'], 'Exact'));
+  described(
+    'Compare the value exactly or as a regular expression.',
+    matchType(['Exact', 'RegularExpression'], 'Exact'),
+  );
 
 /** Request header matchers, all of which must match. */
 export const headerMatches = (): Schema =>
@@ -249,7 +260,10 @@ export const headerMatches = (): Schema =>
     listMap(
       obj(
         {
-          name: described('Header name, matched case-insensitively.', str({ minLength: 1, maxLength: 256, pattern: HEADER_NAME_PATTERN })),
+          name: described(
+            'Header name, matched case-insensitively.',
+            str({ minLength: 1, maxLength: 256, pattern: HEADER_NAME_PATTERN }),
+          ),
           type: valueMatchType(),
           value: described('Value to compare the header with.', str({ minLength: 1, maxLength: 4096 })),
         },
@@ -419,7 +433,10 @@ export const routeStatus = (defaultParentGroup: string): Schema =>
           arr(
             obj(
               {
-                conditions: described('Whether the parent accepted the route and could resolve its references.', metaConditions()),
+                conditions: described(
+                  'Whether the parent accepted the route and could resolve its references.',
+                  metaConditions(),
+                ),
                 controllerName: described(
                   'The controller that wrote this entry, as DOMAIN/PATH.',
                   str({ minLength: 1, maxLength: 253, pattern: CONTROLLER_NAME_PATTERN }),

@@ -39,7 +39,10 @@ export const parentRefsRules = (): ValidationRule[] => [
 
 /** A Service (core group) backend has no default port, so one must be given. */
 export const backendPortRules = (): ValidationRule[] => [
-  rule("(size(self.group) == 0 && self.kind == 'Service') ? has(self.port) : true", 'Must have port for Service reference'),
+  rule(
+    "(size(self.group) == 0 && self.kind == 'Service') ? has(self.port) : true",
+    'Must have port for Service reference',
+  ),
 ];
 
 // --- filters -----------------------------------------------------------------------------
@@ -57,8 +60,14 @@ const FILTER_RULE_ORDER: readonly (readonly [type: string, field: string])[] = [
 /** Each filter sets exactly the field its type names. */
 export const filterRules = (types: readonly string[]): ValidationRule[] =>
   FILTER_RULE_ORDER.filter(([type]) => types.includes(type)).flatMap(([type, field]) => [
-    rule(`!(has(self.${field}) && self.type != '${type}')`, `filter.${field} must be nil if the filter.type is not ${type}`),
-    rule(`!(!has(self.${field}) && self.type == '${type}')`, `filter.${field} must be specified for ${type} filter.type`),
+    rule(
+      `!(has(self.${field}) && self.type != '${type}')`,
+      `filter.${field} must be nil if the filter.type is not ${type}`,
+    ),
+    rule(
+      `!(!has(self.${field}) && self.type == '${type}')`,
+      `filter.${field} must be specified for ${type} filter.type`,
+    ),
   ]);
 
 /** Filters that may appear once per list; mirrors and extension refs may repeat. */
@@ -66,9 +75,9 @@ const SINGLE_USE_FILTERS = ['RequestHeaderModifier', 'ResponseHeaderModifier', '
 
 const redirectXorRewrite = (): ValidationRule =>
   rule(
-  "!(self.exists(f, f.type == 'RequestRedirect') && self.exists(f, f.type == 'URLRewrite'))",
-  'May specify either httpRouteFilterRequestRedirect or httpRouteFilterRequestRewrite, but not both',
-);
+    "!(self.exists(f, f.type == 'RequestRedirect') && self.exists(f, f.type == 'URLRewrite'))",
+    'May specify either httpRouteFilterRequestRedirect or httpRouteFilterRequestRewrite, but not both',
+  );
 
 /**
  * Rules on a filter list: a redirect excludes a rewrite, and single-use filters appear once.
@@ -78,7 +87,11 @@ const redirectXorRewrite = (): ValidationRule =>
 export function filterListRules(types: readonly string[], level: 'rule' | 'backend'): ValidationRule[] {
   const exclusive = types.includes('RequestRedirect') && types.includes('URLRewrite');
   // Fresh objects each time: a shared one would print as a YAML anchor.
-  const xor = exclusive ? (level === 'backend' ? [redirectXorRewrite(), redirectXorRewrite()] : [redirectXorRewrite()]) : [];
+  const xor = exclusive
+    ? level === 'backend'
+      ? [redirectXorRewrite(), redirectXorRewrite()]
+      : [redirectXorRewrite()]
+    : [];
   const once = SINGLE_USE_FILTERS.filter((t) => types.includes(t)).map((t) =>
     rule(`self.filter(f, f.type == '${t}').size() <= 1`, `${t} filter cannot be repeated`),
   );
@@ -93,7 +106,10 @@ export const pathModifierRules = (): ValidationRule[] =>
       ['ReplacePrefixMatch', 'replacePrefixMatch'],
     ] as const
   ).flatMap(([type, field]) => [
-    rule(`self.type == '${type}' ? has(self.${field}) : true`, `${field} must be specified when type is set to '${type}'`),
+    rule(
+      `self.type == '${type}' ? has(self.${field}) : true`,
+      `${field} must be specified when type is set to '${type}'`,
+    ),
     rule(`has(self.${field}) ? self.type == '${type}' : true`, `type must be '${type}' when ${field} is set`),
   ]);
 
@@ -187,7 +203,10 @@ const GRPC_METHOD = '^[A-Za-z_][A-Za-z_0-9]*$';
 
 /** A method match names a service or a method, and exact names are protobuf identifiers. */
 export const grpcMethodMatchRules = (): ValidationRule[] => [
-  rule("has(self.type) ? has(self.service) || has(self.method) : true", "One or both of 'service' or 'method' must be specified"),
+  rule(
+    'has(self.type) ? has(self.service) || has(self.method) : true',
+    "One or both of 'service' or 'method' must be specified",
+  ),
   rule(
     `(!has(self.type) || self.type == 'Exact') && has(self.service) ? self.service.matches(r"""${GRPC_SERVICE}"""): true`,
     `service must only contain valid characters (matching ${GRPC_SERVICE})`,
