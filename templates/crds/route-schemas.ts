@@ -41,7 +41,10 @@ const CONTROLLER_NAME_PATTERN =
 /** Gateway API durations: up to four number+unit pairs, e.g. "1h30m". */
 export const GATEWAY_DURATION_PATTERN = '^([0-9]{1,5}(h|m|s|ms)){1,4}$';
 
-/** Whether a part carries the Gateway API CEL rules. */
+/**
+ * Whether a part carries the Gateway API's own validation: its CEL rules, and list types the
+ * bundle adds (a header `remove` list is a set, so a repeated name is refused).
+ */
 export interface Cel {
   cel: boolean;
 }
@@ -100,12 +103,15 @@ const header = (): Schema =>
     ['name', 'value'],
   );
 
-const headerModifier = (what: string): Schema =>
+const headerModifier = (what: string, { cel }: Cel): Schema =>
   described(
     `Adds, replaces or removes ${what} headers.`,
     obj({
       add: described('Headers appended to existing values.', listMap(header(), ['name'], { maxItems: 16 })),
-      remove: described('Header names to drop.', arr(str(), { maxItems: 16 })),
+      remove: described(
+        'Header names to drop.',
+        arr(str(), { maxItems: 16, ...(cel ? { 'x-kubernetes-list-type': 'set' as const } : {}) }),
+      ),
       set: described('Headers that replace existing values.', listMap(header(), ['name'], { maxItems: 16 })),
     }),
   );
@@ -202,8 +208,8 @@ export type FilterType =
 
 /** Each filter type and the field that configures it. */
 const FILTER_FIELDS: Record<FilterType, [field: string, schema: (c: Cel) => Schema]> = {
-  RequestHeaderModifier: ['requestHeaderModifier', () => headerModifier('request')],
-  ResponseHeaderModifier: ['responseHeaderModifier', () => headerModifier('response')],
+  RequestHeaderModifier: ['requestHeaderModifier', (c) => headerModifier('request', c)],
+  ResponseHeaderModifier: ['responseHeaderModifier', (c) => headerModifier('response', c)],
   RequestMirror: ['requestMirror', requestMirror],
   RequestRedirect: ['requestRedirect', requestRedirect],
   URLRewrite: ['urlRewrite', urlRewrite],
