@@ -47,7 +47,7 @@ function httpRouteSchema(): Schema {
       hostnames: hostnames(),
       parentRefs: parentRefs({ defaultGroup: GATEWAY_GROUP, boundedPort: true, cel }),
       rules: described(
-        'Matchers, filters and backends; the first rule with the most specific match wins.',
+        'Matchers, filters and backends; the most specific match wins, ties go to the earlier rule.',
         arr(rule, { maxItems: 16, default: matchEverythingRules() }),
       ),
     }),
