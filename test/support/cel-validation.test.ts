@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { celViolations, escapePropertyName, schemaRules, withDefaults } from './cel-validation.js';
+import { celViolations, escapePropertyName, nodeAt, schemaRules, undeclaredSelfFields, withDefaults } from './cel-validation.js';
 
 const root = (spec: unknown) => ({ type: 'object', properties: { spec } });
 const rules = (...list: [rule: string, message: string][]) => list.map(([rule, message]) => ({ rule, message }));
@@ -96,5 +96,12 @@ describe('celViolations (the API server’s CEL validation, for tests)', () => {
       properties: { p: { type: 'object', default: {}, properties: { t: { type: 'string', default: 'x' } } } },
     };
     expect(withDefaults({}, schema)).toEqual({ p: { t: 'x' } });
+  });
+
+  it('finds the node of a schema path, and fields a rule reads that the node does not declare', () => {
+    const schema = root({ type: 'array', items: { type: 'object', properties: { namespace: { type: 'string' }, a: { type: 'string' } } } });
+    const node = nodeAt(schema, 'spec[]');
+    expect(node).toEqual((schema.properties.spec as { items: unknown }).items);
+    expect(undeclaredSelfFields(node, "has(self.__namespace__) && self.a.startsWith('x') && self.b == 1 && self.all(x, true)")).toEqual(['b']);
   });
 });

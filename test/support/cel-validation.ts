@@ -60,6 +60,29 @@ function rulesAt(schema: Node, schemaPath: string): SchemaRule[] {
   });
 }
 
+/**
+ * Fields a rule reads directly off `self` (`self.a`, `has(self.a)`) that the node does not
+ * declare: the API server's type check refuses such a rule when the CRD is created. Calls
+ * (`self.all(...)`, `self.startsWith(...)`) are not fields.
+ */
+export function undeclaredSelfFields(schema: unknown, rule: string): string[] {
+  const props = isNode(schema) && isNode(schema.properties) ? Object.keys(schema.properties) : [];
+  const declared = new Set(props.map(escapePropertyName));
+  const read = [...rule.matchAll(/\bself\.([A-Za-z_][A-Za-z0-9_]*)\b(?!\s*\()/g)].map((m) => m[1] ?? '');
+  return [...new Set(read)].filter((name) => !declared.has(name));
+}
+
+/** The schema node at a path `schemaRules` reported. */
+export function nodeAt(schema: unknown, schemaPath: string): unknown {
+  const steps = schemaPath.match(/\[\]|\{\}|[^.[{]+/g) ?? [];
+  return steps.reduce<unknown>((node, step) => {
+    if (!isNode(node)) return undefined;
+    if (step === '[]') return node.items;
+    if (step === '{}') return node.additionalProperties;
+    return isNode(node.properties) ? node.properties[step] : undefined;
+  }, schema);
+}
+
 type Program = (ctx: Record<string, CelInput>) => CelResult;
 const programs = new Map<string, Program>();
 const env = celEnv();

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { renderCrds } from '../../../templates/crds/index.js';
-import { celViolations, compileRule, schemaRules, type SchemaRule } from '../../support/cel-validation.js';
+import { celViolations, compileRule, nodeAt, schemaRules, undeclaredSelfFields, type SchemaRule } from '../../support/cel-validation.js';
 import { valueProblems } from '../../support/structural-schema.js';
 import { CTX } from './crd-table.js';
 
@@ -84,6 +84,13 @@ describe('Gateway API CEL rules (x-kubernetes-validations)', () => {
         expect(() => compileRule(r.rule)).not.toThrow();
       }
     }
+  });
+
+  it('reads only fields the rule’s own node declares', () => {
+    const unknown = served.flatMap((s) =>
+      s.rules.flatMap((r) => undeclaredSelfFields(nodeAt(s.schema, r.schemaPath), r.rule).map((f) => `${ruleId(s, r)}: self.${f}`)),
+    );
+    expect(unknown).toEqual([]);
   });
 
   it('has no rules on Linkerd’s own CRDs', () => {
