@@ -20,8 +20,8 @@ const buildFlags = z.object({
   output: z.string({ error: 'required flag --output not set (a directory for an OCI layout, or FILE.tar)' }).min(1),
   format: z.enum(['oci', 'oci-archive', 'docker-archive'], { error: '--format must be one of oci, oci-archive, docker-archive' }).optional(),
   tag: z.string().regex(/^[^\s@]+$/, '--tag must be NAME[:TAG]'),
-  arch: z.array(z.string()),
-  packages: z.array(z.string()),
+  arch: z.array(z.string()).default([]),
+  packages: z.array(z.string()).default([]),
   sbom: z.string().min(1).optional(),
   push: z.string().min(1).optional(),
   insecure: z.boolean(),
@@ -44,8 +44,8 @@ export function register(program: Command): Command {
     .option('-o, --output <path>', 'where to write the image: a directory (OCI layout) or FILE.tar')
     .option('--format <format>', 'oci | oci-archive | docker-archive (default: docker-archive for *.tar, else oci)')
     .option('-t, --tag <name:tag>', 'the image reference recorded in the output', 'linkerd/proxy:dev')
-    .option('--arch <arch>', 'architecture to build (repeatable or comma-separated; default: the config\'s archs, else this machine\'s)', collect, [])
-    .option('--packages <dir>', 'a local package repository (.deb files, or an apk repository with APKINDEX.tar.gz); replaces the config\'s repositories (repeatable)', collect, [])
+    .option('--arch <arch>', 'architecture to build (repeatable or comma-separated; default: the config\'s archs, else this machine\'s)', collect)
+    .option('--packages <dir>', 'a local package repository (.deb files, or an apk repository with APKINDEX.tar.gz); replaces the config\'s repositories (repeatable)', collect)
     .option('--sbom <file>', 'also write an SPDX 2.3 JSON SBOM of every package and file')
     .option('--push <registry/repo:tag>', 'push the image to a registry (OCI distribution API)')
     .option('--insecure', 'push over plain HTTP (loopback registries only)', false)
