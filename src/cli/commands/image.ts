@@ -54,6 +54,10 @@ export function register(program: Command): Command {
       const opts = parse(buildFlags, raw);
       const env = process.env;
       const spinner = await spinnerFor(process.stderr);
+      // Ctrl-C stops the build between entries; core then removes its temporary files.
+      const interrupt = new AbortController();
+      const onSignal = () => interrupt.abort();
+      process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
       const { buildImage } = await import('../../core/image/build.js');
       spinner.start('building');
       const result = await buildImage({
@@ -78,7 +82,11 @@ export function register(program: Command): Command {
             }
           : undefined,
         progress: (t) => spinner.text(t),
-      }).finally(() => spinner.stop());
+        signal: interrupt.signal,
+      }).finally(() => {
+        spinner.stop();
+        process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
+      });
       printImageResult(result);
     });
   image

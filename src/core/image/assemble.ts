@@ -4,6 +4,7 @@ import { UserError } from '../errors.js';
 import { openApkData, readApkMeta } from './apk.js';
 import { capabilityXattr, parseCapabilities } from './capabilities.js';
 import type { ImageConfig } from './config.js';
+import { throwIfInterrupted } from './interrupted.js';
 import type { Keyring } from './keyring.js';
 import { openDebData } from './deb.js';
 import type { PackageMeta } from './packageMeta.js';
@@ -19,7 +20,7 @@ import { entryPath, type RootTree, type TreeNode } from './tree.js';
 const MAX_ETC_FILE = 4 << 20;
 
 /** Unpacks every package's data into the tree (verifying apk checksums on the way). */
-export async function installPackages(tree: RootTree, packages: PackageMeta[], keyring: Keyring, progress: (s: string) => void): Promise<PackageMeta[]> {
+export async function installPackages(tree: RootTree, packages: PackageMeta[], keyring: Keyring, signal: AbortSignal | undefined, progress: (s: string) => void): Promise<PackageMeta[]> {
   const installed: PackageMeta[] = [];
   for (const [i, indexed] of packages.entries()) {
     progress(`reading packages (${i + 1}/${packages.length}) ${indexed.label}`);
@@ -30,6 +31,7 @@ export async function installPackages(tree: RootTree, packages: PackageMeta[], k
     const meta = indexed.format === 'apk' ? await readApkMeta(indexed.file, indexed, keyring) : indexed;
     const data = meta.format === 'apk' ? await openApkData(meta) : await openDebData(meta);
     for await (const entry of tarEntries(data, meta.label, 'data')) {
+      throwIfInterrupted(signal);
       await tree.addPackageEntry(entry, meta.label, meta.name);
     }
     installed.push(meta);

@@ -8,6 +8,7 @@ import { hostArch, platformName, requireArch, type Arch } from './archs.js';
 import { tarLayout } from './archive.js';
 import { addAccounts, addFiles, addPackageDatabases, applyCapabilities, applyPaths, installPackages } from './assemble.js';
 import { loadImageConfig, type LoadedConfig } from './config.js';
+import { throwIfInterrupted } from './interrupted.js';
 import { loadKeyring } from './keyring.js';
 import { writeLayer, type LayerBlob } from './layer.js';
 import { MEDIA, imageConfig, imageIndex, imageManifest, initLayout, jsonBlob, platformOf, splitReference, writeBlob, type Descriptor } from './oci.js';
@@ -30,6 +31,8 @@ export interface BuildOptions {
   sbom?: string;
   /** `registry/repo:tag` to push the result to, and how. */
   push?: { reference: string; insecure: boolean; credentials: RegistryCredentials };
+  /** Aborted when the user interrupts: the build stops between entries and removes its work. */
+  signal?: AbortSignal;
   /** SOURCE_DATE_EPOCH, when set. */
   sourceDateEpoch?: number;
   progress?: (text: string) => void;
@@ -134,7 +137,11 @@ function buildArchs(flag: string[], loaded: LoadedConfig): Arch[] {
  * output that replaces it only when everything succeeded.
  */
 export async function buildImage(o: BuildOptions): Promise<BuildResult> {
-  const progress = o.progress ?? (() => undefined);
+  const report = o.progress ?? (() => undefined);
+  const progress = (text: string) => {
+    throwIfInterrupted(o.signal);
+    report(text);
+  };
   const loaded = await loadImageConfig(o.config, o.cwd);
   const c = loaded.config;
   const archs = buildArchs(o.archs, loaded);
@@ -182,14 +189,14 @@ export async function buildImage(o: BuildOptions): Promise<BuildResult> {
       const staging = join(work, `staging-${arch.apk}`);
       await mkdir(staging);
       const tree = new RootTree(staging, epoch, o.sbom !== undefined);
-      const installed = await installPackages(tree, closures.get(arch.apk) ?? [], keyring, (s) => progress(`${platformName(arch)}: ${s}`));
+      const installed = await installPackages(tree, closures.get(arch.apk) ?? [], keyring, o.signal, (s) => progress(`${platformName(arch)}: ${s}`));
       await addAccounts(tree, c, epoch);
       applyPaths(tree, c, epoch);
       await addFiles(tree, c, loaded.baseDir, epoch);
       applyCapabilities(tree, c);
       addPackageDatabases(tree, installed, epoch, c.contents?.runtime_repositories);
       progress(`${platformName(arch)}: writing the layer`);
-      const layer = await writeLayer(tree, blobsDir, epoch, `.layer-${arch.apk}.tmp`);
+      const layer = await writeLayer(tree, blobsDir, epoch, `.layer-${arch.apk}.tmp`, o.signal);
       const configBlob = jsonBlob(MEDIA.config, imageConfig(c, arch, [layer], created));
       await writeBlob(layout, configBlob);
       const annotations = { 'org.opencontainers.image.created': created, ...vcsAnnotations(c['vcs-url']), ...(c.annotations ?? {}) };
@@ -215,6 +222,7 @@ export async function buildImage(o: BuildOptions): Promise<BuildResult> {
     const host = hostArch();
     const dockerImage = images.find((i) => i.arch.apk === host.apk) ?? images[0];
     if (format === 'oci') {
+      throwIfInterrupted(o.signal);
       const old = await stat(out).catch(() => undefined);
       if (old) await rm(out, { recursive: true, force: true });
       await rename(layout, out);
@@ -233,6 +241,7 @@ export async function buildImage(o: BuildOptions): Promise<BuildResult> {
       }
       const tmp = join(work, 'image.tar');
       await tarLayout(layout, tmp, extra, epoch);
+      throwIfInterrupted(o.signal);
       await rename(tmp, out);
     }
     let sbom: string | undefined;

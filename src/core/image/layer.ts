@@ -6,6 +6,7 @@ import { constants, createGzip } from 'node:zlib';
 import { pack, type Pack } from 'tar-stream';
 import { addEntry, writeTar, type TarHeader } from './tarWriter.js';
 import { DigestStream } from './digestStream.js';
+import { throwIfInterrupted } from './interrupted.js';
 import type { RootTree, TreeNode } from './tree.js';
 
 export interface LayerBlob {
@@ -69,7 +70,7 @@ async function writeEntry(p: Pack, header: TarHeader, node: TreeNode, epoch: num
  * hashed for the diff_id, compressed (fixed level; Node's gzip header has no time or name) and
  * hashed again. Hard links name the first path of their group, which always comes first.
  */
-export async function writeLayer(tree: RootTree, blobsDir: string, epoch: number, tmpName: string): Promise<LayerBlob> {
+export async function writeLayer(tree: RootTree, blobsDir: string, epoch: number, tmpName: string, signal?: AbortSignal): Promise<LayerBlob> {
   const paths = tree.sortedPaths();
   // Hard-link groups: the data's path and its links; the member first in layer order carries the data.
   const order = new Map(paths.map((path, i) => [path, i]));
@@ -98,6 +99,7 @@ export async function writeLayer(tree: RootTree, blobsDir: string, epoch: number
   const mtime = (n: TreeNode) => new Date(Math.min(n.mtime, epoch) * 1000);
   await writeTar(p, done, async () => {
     for (const path of paths) {
+      throwIfInterrupted(signal);
       const n = tree.get(path);
       if (!n) continue;
       const base = { mode: n.mode, uid: n.uid, gid: n.gid, mtime: mtime(n), uname: '', gname: '' };

@@ -139,6 +139,22 @@ describe('image build refuses hostile and broken input', () => {
     await refused({ config: await signedRepo(key, impostor, key) }, /APKINDEX\.tar\.gz: index: signature by repo\.rsa\.pub does not verify$/);
   });
 
+  it('an interrupted build stops and leaves nothing behind', async () => {
+    const config = await debWith([{ name: './usr/bin/x', content: 'x' }]);
+    for (const at of ['reading packages', 'writing the layer', 'writing docker-archive']) {
+      const stop = new AbortController();
+      const before = readdirSync(dir).sort();
+      const err: unknown = await buildImage({
+        config, cwd: dir, output: join(dir, 'out.tar'), tag: 't/t:1', archs: ['amd64'], packages: [], signal: stop.signal,
+        progress: (t) => {
+          if (t.includes(at)) stop.abort();
+        },
+      }).catch((e: unknown) => e);
+      expect(isUserError(err) && err.exitCode, `${at}: ${String(err)}`).toBe(130);
+      expect(readdirSync(dir).sort()).toEqual(before);
+    }
+  });
+
   it('an unknown config key, named with its path and line', async () => {
     const config = writeConfig(dir, 'c.yml', ['accounts:', '  users:', '    - username: a', '      uid: 1', '      home: /x']);
     await refused({ config }, /c\.yml:5: accounts\.users\[0\]\.home: unknown key "home"$/);
