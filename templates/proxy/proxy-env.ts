@@ -30,6 +30,11 @@ function directionParams(direction: 'inbound' | 'outbound', tree: Record<string,
   return out;
 }
 
+/** Helm's truthiness (`{{ if .Values.x }}`): given, and not empty, false or zero. */
+function notEmpty<T>(v: T): v is NonNullable<T> {
+  return v !== undefined && v !== null && v !== '' && v !== false && v !== 0;
+}
+
 export const TRUST_ANCHORS_REQUIRED = 'Please provide the identity trust anchors';
 
 /** The proxy's environment, in the order the real injector writes it (spec §3.6). */
@@ -38,11 +43,10 @@ export function proxyEnv(values: Values, ctx: ProxyPodContext): EnvVar[] {
   const ns = ctx.controlPlaneNamespace;
   const cd = values.clusterDomain;
   const td = trustDomainOf(values);
-  const any = (v: unknown) => v !== undefined && v !== null && v !== '' && v !== false && v !== 0;
   const listen = values.disableIPv6 ? '0.0.0.0' : '[::]';
   const isDestination = ctx.component === 'linkerd-destination';
   const isIdentity = ctx.component === 'linkerd-identity';
-  const workers = p.runtime?.workers ?? {};
+  const workers = p.runtime.workers;
   const e: EnvVar[] = [
     fieldRef('_pod_name', 'metadata.name'),
     fieldRef('_pod_ns', 'metadata.namespace'),
@@ -50,15 +54,15 @@ export function proxyEnv(values: Values, ctx: ProxyPodContext): EnvVar[] {
     fieldRef('_pod_ip', 'status.podIP'),
     fieldRef('_pod_nodeName', 'spec.nodeName'),
     env('_pod_containerName', values.proxyContainerName || 'linkerd-proxy'),
-    env('LINKERD2_PROXY_CORES', any(p.cores) ? p.cores! : (workers.minimum ?? 1)),
-    env('LINKERD2_PROXY_CORES_MIN', any(p.cores) ? p.cores! : (workers.minimum ?? 1)),
+    env('LINKERD2_PROXY_CORES', notEmpty(p.cores) ? p.cores : workers.minimum),
+    env('LINKERD2_PROXY_CORES_MIN', notEmpty(p.cores) ? p.cores : workers.minimum),
   ];
-  if (any(workers.maximum)) e.push(env('LINKERD2_PROXY_CORES_MAX', workers.maximum!));
-  if (any(workers.maximumCPURatio)) e.push(env('LINKERD2_PROXY_CORES_MAX_RATIO', workers.maximumCPURatio!));
-  if (any(p.requireIdentityOnInboundPorts)) e.push(env('LINKERD2_PROXY_INBOUND_PORTS_REQUIRE_IDENTITY', p.requireIdentityOnInboundPorts!));
-  if (any(p.requireTLSOnInboundPorts)) e.push(env('LINKERD2_PROXY_INBOUND_PORTS_REQUIRE_TLS', p.requireTLSOnInboundPorts!));
+  if (notEmpty(workers.maximum)) e.push(env('LINKERD2_PROXY_CORES_MAX', workers.maximum));
+  if (notEmpty(workers.maximumCPURatio)) e.push(env('LINKERD2_PROXY_CORES_MAX_RATIO', workers.maximumCPURatio));
+  if (notEmpty(p.requireIdentityOnInboundPorts)) e.push(env('LINKERD2_PROXY_INBOUND_PORTS_REQUIRE_IDENTITY', p.requireIdentityOnInboundPorts));
+  if (notEmpty(p.requireTLSOnInboundPorts)) e.push(env('LINKERD2_PROXY_INBOUND_PORTS_REQUIRE_TLS', p.requireTLSOnInboundPorts));
   e.push(
-    env('LINKERD2_PROXY_SHUTDOWN_ENDPOINT_ENABLED', Boolean(p.enableShutdownEndpoint)),
+    env('LINKERD2_PROXY_SHUTDOWN_ENDPOINT_ENABLED', p.enableShutdownEndpoint),
     env('LINKERD2_PROXY_LOG', p.logLevel + (p.logHTTPHeaders === 'insecure' ? '' : ',[{headers}]=off,[{request}]=off')),
     env('LINKERD2_PROXY_LOG_FORMAT', p.logFormat),
     env('LINKERD2_PROXY_DESTINATION_SVC_ADDR', isDestination ? 'localhost.:8086' : `linkerd-dst-headless.${ns}.svc.${cd}.:8086`),
@@ -67,14 +71,14 @@ export function proxyEnv(values: Values, ctx: ProxyPodContext): EnvVar[] {
     env('LINKERD2_PROXY_POLICY_WORKLOAD', '{"ns":"$(_pod_ns)", "pod":"$(_pod_name)"}\n'),
     env('LINKERD2_PROXY_INBOUND_DEFAULT_POLICY', p.defaultInboundPolicy),
     env('LINKERD2_PROXY_POLICY_CLUSTER_NETWORKS', values.clusterNetworks),
-    env('LINKERD2_PROXY_CONTROL_STREAM_INITIAL_TIMEOUT', p.control?.streams?.initialTimeout ?? ''),
-    env('LINKERD2_PROXY_CONTROL_STREAM_IDLE_TIMEOUT', p.control?.streams?.idleTimeout ?? ''),
-    env('LINKERD2_PROXY_CONTROL_STREAM_LIFETIME', p.control?.streams?.lifetime ?? ''),
+    env('LINKERD2_PROXY_CONTROL_STREAM_INITIAL_TIMEOUT', p.control.streams.initialTimeout),
+    env('LINKERD2_PROXY_CONTROL_STREAM_IDLE_TIMEOUT', p.control.streams.idleTimeout),
+    env('LINKERD2_PROXY_CONTROL_STREAM_LIFETIME', p.control.streams.lifetime),
   );
-  if (any(p.inboundConnectTimeout)) e.push(env('LINKERD2_PROXY_INBOUND_CONNECT_TIMEOUT', p.inboundConnectTimeout!));
-  if (any(p.outboundConnectTimeout)) e.push(env('LINKERD2_PROXY_OUTBOUND_CONNECT_TIMEOUT', p.outboundConnectTimeout!));
-  if (any(p.outboundDiscoveryCacheUnusedTimeout)) e.push(env('LINKERD2_PROXY_OUTBOUND_DISCOVERY_IDLE_TIMEOUT', p.outboundDiscoveryCacheUnusedTimeout!));
-  if (any(p.inboundDiscoveryCacheUnusedTimeout)) e.push(env('LINKERD2_PROXY_INBOUND_DISCOVERY_IDLE_TIMEOUT', p.inboundDiscoveryCacheUnusedTimeout!));
+  if (notEmpty(p.inboundConnectTimeout)) e.push(env('LINKERD2_PROXY_INBOUND_CONNECT_TIMEOUT', p.inboundConnectTimeout));
+  if (notEmpty(p.outboundConnectTimeout)) e.push(env('LINKERD2_PROXY_OUTBOUND_CONNECT_TIMEOUT', p.outboundConnectTimeout));
+  if (notEmpty(p.outboundDiscoveryCacheUnusedTimeout)) e.push(env('LINKERD2_PROXY_OUTBOUND_DISCOVERY_IDLE_TIMEOUT', p.outboundDiscoveryCacheUnusedTimeout));
+  if (notEmpty(p.inboundDiscoveryCacheUnusedTimeout)) e.push(env('LINKERD2_PROXY_INBOUND_DISCOVERY_IDLE_TIMEOUT', p.inboundDiscoveryCacheUnusedTimeout));
   if (p.disableOutboundProtocolDetectTimeout) e.push(env('LINKERD2_PROXY_OUTBOUND_DETECT_TIMEOUT', '365d'));
   if (p.disableInboundProtocolDetectTimeout) e.push(env('LINKERD2_PROXY_INBOUND_DETECT_TIMEOUT', '365d'));
   e.push(
@@ -94,12 +98,12 @@ export function proxyEnv(values: Values, ctx: ProxyPodContext): EnvVar[] {
     env('LINKERD2_PROXY_OUTBOUND_CONNECT_KEEPALIVE', '10000ms'),
     env('LINKERD2_PROXY_INBOUND_ACCEPT_USER_TIMEOUT', '30s'),
     env('LINKERD2_PROXY_OUTBOUND_CONNECT_USER_TIMEOUT', '30s'),
-    env('LINKERD2_PROXY_OUTBOUND_METRICS_HOSTNAME_LABELS', Boolean(p.metrics?.hostnameLabels)),
+    env('LINKERD2_PROXY_OUTBOUND_METRICS_HOSTNAME_LABELS', p.metrics.hostnameLabels),
     ...traceEnv(values, ctx),
-    ...directionParams('inbound', p.inbound as Record<string, unknown> | undefined),
-    ...directionParams('outbound', p.outbound as Record<string, unknown> | undefined),
+    ...directionParams('inbound', p.inbound),
+    ...directionParams('outbound', p.outbound),
   );
-  if (any(p.opaquePorts)) e.push(env('LINKERD2_PROXY_INBOUND_PORTS_DISABLE_PROTOCOL_DETECTION', p.opaquePorts!));
+  if (notEmpty(p.opaquePorts)) e.push(env('LINKERD2_PROXY_INBOUND_PORTS_DISABLE_PROTOCOL_DETECTION', p.opaquePorts));
   e.push(
     env('LINKERD2_PROXY_DESTINATION_CONTEXT', '{"ns":"$(_pod_ns)", "nodeName":"$(_pod_nodeName)", "pod":"$(_pod_name)"}\n'),
     fieldRef('_pod_sa', 'spec.serviceAccountName'),
@@ -119,8 +123,8 @@ export function proxyEnv(values: Values, ctx: ProxyPodContext): EnvVar[] {
     env('LINKERD2_PROXY_DESTINATION_SVC_NAME', serviceAccountIdentity('linkerd-destination', ns, ns, td)),
     env('LINKERD2_PROXY_POLICY_SVC_NAME', serviceAccountIdentity('linkerd-destination', ns, ns, td)),
   );
-  if (any(p.accessLog)) e.push(env('LINKERD2_PROXY_ACCESS_LOG', p.accessLog!));
-  if (any(p.shutdownGracePeriod)) e.push(env('LINKERD2_PROXY_SHUTDOWN_GRACE_PERIOD', p.shutdownGracePeriod!));
+  if (notEmpty(p.accessLog)) e.push(env('LINKERD2_PROXY_ACCESS_LOG', p.accessLog));
+  if (notEmpty(p.shutdownGracePeriod)) e.push(env('LINKERD2_PROXY_SHUTDOWN_GRACE_PERIOD', p.shutdownGracePeriod));
   for (const extra of [...((p.additionalEnv ?? []) as EnvVar[]), ...((p.experimentalEnv ?? []) as EnvVar[])]) e.push(extra);
   return e;
 }
@@ -132,7 +136,7 @@ function trustAnchorsEnv(values: Values, ctx: ProxyPodContext): EnvVar {
       valueFrom: { configMapKeyRef: { name: 'linkerd-identity-trust-roots', key: 'ca-bundle.crt' } },
     };
   }
-  const pem = (values.identityTrustAnchorsPEM ?? '').trim();
+  const pem = values.identityTrustAnchorsPEM.trim();
   if (!pem) {
     throw new UserError(TRUST_ANCHORS_REQUIRED, {
       hint: 'Pass --identity-trust-anchors-file, or --values with the cluster\'s linkerd-config values, or run against the cluster.',

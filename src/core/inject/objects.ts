@@ -14,7 +14,7 @@ function describe(node: unknown): string {
  */
 export function documentObjects(ed: DocEditor, d: ManifestDoc, source: { name: string; text: string }): YAMLMap[] | undefined {
   const contents = d.doc.contents;
-  if (contents === null || contents === undefined || (isScalar(contents) && contents.value === null)) return undefined;
+  if (contents === null || (isScalar(contents) && contents.value === null)) return undefined;
   const fail = (node: unknown): never => {
     const offset = (node as { range?: [number, number, number] }).range?.[0] ?? d.region.start;
     const pos = linePosition(source.text, offset);

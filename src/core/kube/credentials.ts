@@ -18,7 +18,7 @@ export interface Credentials {
 }
 
 function firstLine(e: unknown): string {
-  return (e instanceof Error ? e.message : String(e)).split('\n')[0];
+  return (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '';
 }
 
 function read(file: string | undefined, data: string | undefined, what: string, owner: string): Buffer | undefined {
@@ -69,7 +69,7 @@ export async function resolveCredentials(resolved: ResolvedKubeConfig): Promise<
       cert: first.cert as string | Buffer | undefined,
       key: first.key as string | Buffer | undefined,
       proxyAgent: cluster.proxyUrl ? (first.agent as http.Agent) : undefined,
-      headers: user.exec || user.authProvider ? async () => toHeaders(await apply()) : async () => toHeaders(first),
+      headers: user.exec || user.authProvider ? async () => toHeaders(await apply()) : () => Promise.resolve(toHeaders(first)),
     };
   }
   const headers: Headers = {};
@@ -79,6 +79,6 @@ export async function resolveCredentials(resolved: ResolvedKubeConfig): Promise<
   return {
     cert: read(user.certFile, user.certData, 'client-cert', user.name),
     key: read(user.keyFile, user.keyData, 'client-key', user.name),
-    headers: async () => headers,
+    headers: () => Promise.resolve(headers),
   };
 }

@@ -38,7 +38,7 @@ function kubectl(server: ApiServer, ...args: string[]): Promise<Result> {
       'kubectl',
       ['--kubeconfig', server.kubeconfigPath, '--cache-dir', `${server.dir}/cache`, ...args],
       { env: { PATH: process.env.PATH, HOME: server.dir }, encoding: 'utf8' },
-      (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -52,7 +52,7 @@ function request(server: ApiServer, path: string, opts: { token?: string | null;
     if (opts.body) headers['Content-Type'] = 'application/json';
     const req = https.request(`${server.url}${path}`, { method: opts.method ?? 'GET', ca: server.caPem, headers }, (res) => {
       let text = '';
-      res.on('data', (c) => (text += c));
+      res.setEncoding('utf8').on('data', (c: string) => (text += c));
       res.on('end', () => {
         let body: unknown = text;
         try {
