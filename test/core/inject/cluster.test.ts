@@ -114,7 +114,7 @@ describe('resolveBaseValues without a cluster', () => {
       throw new KubeError('unreachable', 'Get "https://127.0.0.1:1/version": dial tcp 127.0.0.1:1: connect: connection refused');
     };
     const err = await resolveBaseValues({ ignoreCluster: false, controlPlaneNamespace: 'linkerd', kube: { asGroup: [], kubeconfig: 'x' }, connect: unreachable }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(UserError);
+    if (!(err instanceof UserError)) throw err;
     expect(err.verbatim).toBe(true);
     expect(err.message).toBe(
       'Cannot connect to Kubernetes: Get "https://127.0.0.1:1/version": dial tcp 127.0.0.1:1: connect: connection refused\nValidate the install with: \'linkerd check\'\n',
