@@ -26,7 +26,7 @@ describe('linkerd image', () => {
     const env = { SOURCE_DATE_EPOCH: '1700000000' };
     const args = (out: string) => ['image', 'build', 'image.yml', '--packages', 'wolfi', '--output', out, '--tag', 'example/hello:1', '--sbom', `${out}.spdx.json`];
     const one = await runCli(args('one.tar'), { cwd: s.dir, env });
-    expect(one.stderr).toMatch(/^Built example\/hello:1 \(docker-archive\) at .*one\.tar\n  amd64: sha256:[0-9a-f]{64} \(1 packages, layer \d+ bytes\)\nSBOM: .*one\.tar\.spdx\.json\n$/);
+    expect(one.stderr).toMatch(/^Built example\/hello:1 \(docker-archive\) at .*one\.tar\n {2}amd64: sha256:[0-9a-f]{64} \(1 packages, layer \d+ bytes\)\nSBOM: .*one\.tar\.spdx\.json\n$/);
     expect(one.code).toBe(0);
     expect(one.stdout).toMatch(/^sha256:[0-9a-f]{64}\n$/);
     const two = await runCli(args('two.tar'), { cwd: s.dir, env });
@@ -73,7 +73,7 @@ describe('linkerd image', () => {
       writeFileSync(join(proxy, bin), `${bin}\n`);
     }
     const r = await runCli(['image', 'build', '--packages', 'wolfi', '--output', 'oci', '--tag', 'cr.l5d.io/linkerd/proxy:dev'], { cwd: proxy, env: { SOURCE_DATE_EPOCH: '1700000000' } });
-    expect(r.stderr).toMatch(/amd64: sha256:\S+ \(10 packages.*\n  arm64: sha256:\S+ \(10 packages.*\n  index: sha256:/);
+    expect(r.stderr).toMatch(/amd64: sha256:\S+ \(10 packages.*\n {2}arm64: sha256:\S+ \(10 packages.*\n {2}index: sha256:/);
     expect(r.code).toBe(0);
     await run('skopeo', ['copy', '--override-arch', 'arm64', `oci:${join(proxy, 'oci')}:dev`, `oci:${join(proxy, 'arm64')}:dev`]);
     const config = await skopeoInspect(`oci:${join(proxy, 'arm64')}:dev`, false, ['--config']);

@@ -79,7 +79,7 @@ export const imageConfigSchema = z.strictObject({
       'run-as': z.union([z.string(), z.number().int()]).optional(),
     })
     .optional(),
-  archs: z.array(z.string().refine((a) => archOf(a) !== undefined, { message: `unknown architecture (one of ${ARCH_NAMES.join(', ')})` })).optional(),
+  archs: z.array(z.string().refine((a) => archOf(a) !== undefined, { error: `unknown architecture (one of ${ARCH_NAMES.join(', ')})` })).optional(),
   environment: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional(),
   annotations: z.record(z.string(), z.string()).optional(),
   'vcs-url': z.string().optional(),

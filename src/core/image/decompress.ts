@@ -27,9 +27,8 @@ export function byteLimit(limit: number, onExceed: () => Error): Transform {
 
 async function zstdStream(input: Readable): Promise<Transform> {
   const { Decompress } = await import('fzstd');
-  let out: Transform | undefined;
-  const d = new Decompress((chunk) => out?.push(Buffer.from(chunk)));
-  out = new Transform({
+  // The transform's callbacks run only once data flows, after `d` exists.
+  const out: Transform = new Transform({
     transform(chunk: Buffer, _enc, cb) {
       try {
         d.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length));
@@ -47,6 +46,7 @@ async function zstdStream(input: Readable): Promise<Transform> {
       }
     },
   });
+  const d = new Decompress((chunk) => out.push(Buffer.from(chunk)));
   return input.pipe(out);
 }
 

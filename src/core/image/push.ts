@@ -1,5 +1,6 @@
 import { open, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { UserError } from '../errors.js';
 import type { Descriptor } from './oci.js';
 import { MEDIA } from './oci.js';
@@ -126,19 +127,18 @@ async function drain(res: Response): Promise<void> {
 }
 
 async function boundedText(res: Response): Promise<string> {
-  const reader = res.body?.getReader();
-  if (!reader) return '';
+  if (!res.body) return '';
   const parts: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
+  const body = Readable.fromWeb(res.body) as AsyncIterable<unknown> & Readable;
+  for await (const chunk of body) {
+    if (!(chunk instanceof Uint8Array)) continue;
+    size += chunk.length;
     if (size > MAX_BODY) {
-      await reader.cancel();
+      body.destroy();
       break;
     }
-    parts.push(value);
+    parts.push(chunk);
   }
   return Buffer.concat(parts).toString('utf8');
 }

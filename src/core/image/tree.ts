@@ -126,7 +126,7 @@ export class RootTree {
   async addPackageEntry(entry: Entry, pkg: string, owner: string): Promise<void> {
     const h = entry.header;
     const path = entryPath(h.name, pkg);
-    const base = { mode: (h.mode ?? 0o644) & 0o7777, uid: h.uid ?? 0, gid: h.gid ?? 0, mtime: Math.min(Math.floor((h.mtime?.getTime() ?? 0) / 1000), this.epoch), owner };
+    const base = { mode: h.mode & 0o7777, uid: h.uid, gid: h.gid, mtime: Math.min(Math.floor(h.mtime.getTime() / 1000), this.epoch), owner };
     const where = `${pkg}: ${h.name}`;
     switch (h.type) {
       case 'directory':
@@ -140,26 +140,24 @@ export class RootTree {
         }
         return;
       case 'symlink': {
-        const target = h.linkname ?? '';
+        const target = h.linkname;
         if (!target) throw new PackageError(pkg, h.name, 'symbolic link without a target');
         if (escapesRoot(path, target)) throw new PackageError(pkg, h.name, `symbolic link to ${target} points outside the image root`);
         this.set(path, { ...base, type: 'symlink', size: 0, linkname: target }, where);
         return;
       }
       case 'link': {
-        const target = entryPath(h.linkname ?? '', pkg);
+        const target = entryPath(h.linkname, pkg);
         const real = this.resolve(target, false, where);
         const t = this.nodes.get(real);
         if (!target || !t || (t.type !== 'file' && t.type !== 'link')) {
-          throw new PackageError(pkg, h.name, `hard link to ${h.linkname ?? ''}, which is not a file the package put inside the image root`);
+          throw new PackageError(pkg, h.name, `hard link to ${h.linkname}, which is not a file the package put inside the image root`);
         }
         this.set(path, { ...base, type: 'link', size: 0, linkname: real }, where);
         return;
       }
       case 'file':
-      case 'contiguous-file':
-      case null:
-      case undefined: {
+      case 'contiguous-file': {
         const file = join(this.stagingDir, String(this.staged++));
         const hash = this.hashFiles ? createHash('sha256') : undefined;
         let size = 0;
