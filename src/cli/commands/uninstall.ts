@@ -14,6 +14,7 @@ This command provides all Kubernetes namespace-scoped and cluster-scoped resourc
 export function register(program: Command): Command {
   return program
     .command('uninstall')
+    .summary('Output Kubernetes resources to uninstall Linkerd control plane')
     .description(LONG)
     .addHelpText('after', '\nExamples:\n  linkerd uninstall | kubectl delete -f -')
     .option('-f, --force', 'Force uninstall even if there exist non-control-plane injected pods', false)

@@ -31,7 +31,7 @@ Examples:
   linkerd upgrade --from-manifests linkerd.yaml > upgrade.yaml`;
 
 export function register(program: Command): Command {
-  const cmd = program.command('upgrade').description(LONG).addHelpText('after', EXAMPLES);
+  const cmd = program.command('upgrade').summary('Output Kubernetes configs to upgrade an existing Linkerd control plane').description(LONG).addHelpText('after', EXAMPLES);
   addValueFlags(cmd, GROUPS);
   addHelmValueFlags(cmd)
     .option('--crds', 'Upgrade Linkerd CRDs', false)
