@@ -101,7 +101,7 @@ describe('upgrade: install → apply → upgrade renders the same control plane 
     expect(changed['CronJob linkerd/linkerd-heartbeat']).toEqual(['spec.jobTemplate.spec.template.spec.containers.0.args.2']);
     const text = JSON.stringify(upgraded.objects);
     expect(text).toContain('-log-level=debug');
-    expect(text).toContain('"name":"LINKERD2_PROXY_LOG","value":"debug"');
+    expect(text).toContain('"name":"LINKERD2_PROXY_LOG","value":"debug,');
     const stored = overridesOf(upgraded.objects);
     expect(stored.controllerLogLevel).toBe('debug');
     expect(stored.proxy).toEqual({ logLevel: 'debug' });
