@@ -59,7 +59,8 @@ export async function prune(req: LifecycleRequest): Promise<LifecycleResult> {
     if (values.enableEndpointSlices) await cluster.assertEndpointSlices();
     const expected: RenderedObject[] = [
       ...(await renderControlPlaneFromValues(values, { namespace: req.namespace })),
-      ...(await renderCrdObjects(req.namespace, { values: defaultValues(), overrides: {} }, await cluster.gatewayApi())),
+      // Every CRD the chart can render, Gateway API's included: prune never offers a CRD the chart could own.
+      ...(await renderCrdObjects(req.namespace, { values: { ...defaultValues(), installGatewayAPI: true }, overrides: { installGatewayAPI: true } }, undefined)),
     ];
     return { objects: await prunableObjects(client, expected), notes: [] };
   } finally {
