@@ -66,34 +66,27 @@ export function register(program: Command): Command {
   return cmd.action(async (files: string[], opts: InjectFlags) => {
     const globals = resolveGlobals(program);
     const paint = await painterFor(process.stderr);
-    const { runInject, isVerbatimError } = await import('../../core/inject/index.js');
-    try {
-      const result = await runInject({
-        inputs: files,
-        manual: opts.manual,
-        output: opts.output === undefined ? 'auto' : manifestFormat(opts.output),
-        flags: readSetFlags(cmd, GROUPS),
-        debugSidecar: opts.enableDebugSidecar,
-        closeWaitTimeout: opts.closeWaitTimeout,
-        verbose: globals.verbose,
-        glyphs: { ok: paint.green('√'), warn: paint.yellow('‼') },
-        base: {
-          ignoreCluster: opts.ignoreCluster,
-          controlPlaneNamespace: globals.linkerdNamespace,
-          kube: globals,
-          valuesFile: opts.values,
-          trustAnchorsFile: opts.identityTrustAnchorsFile,
-          cniEnabled: cmd.getOptionValueSource('linkerdCniEnabled') === 'cli' ? Boolean(opts.linkerdCniEnabled) : undefined,
-        },
-      });
-      process.stdout.write(result.stdout);
-      process.stderr.write(result.stderr);
-      process.exitCode = result.exitCode;
-    } catch (e) {
-      // linkerd's cluster pre-checks print their own text, without the `Error: ` prefix.
-      if (!isVerbatimError(e)) throw e;
-      process.stderr.write(e.text);
-      process.exitCode = e.exitCode;
-    }
+    const { runInject } = await import('../../core/inject/index.js');
+    const result = await runInject({
+      inputs: files,
+      manual: opts.manual,
+      output: opts.output === undefined ? 'auto' : manifestFormat(opts.output),
+      flags: readSetFlags(cmd, GROUPS),
+      debugSidecar: opts.enableDebugSidecar,
+      closeWaitTimeout: opts.closeWaitTimeout,
+      verbose: globals.verbose,
+      glyphs: { ok: paint.green('√'), warn: paint.yellow('‼') },
+      base: {
+        ignoreCluster: opts.ignoreCluster,
+        controlPlaneNamespace: globals.linkerdNamespace,
+        kube: globals,
+        valuesFile: opts.values,
+        trustAnchorsFile: opts.identityTrustAnchorsFile,
+        cniEnabled: cmd.getOptionValueSource('linkerdCniEnabled') === 'cli' ? Boolean(opts.linkerdCniEnabled) : undefined,
+      },
+    });
+    process.stdout.write(result.stdout);
+    process.stderr.write(result.stderr);
+    process.exitCode = result.exitCode;
   });
 }

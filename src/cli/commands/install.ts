@@ -47,33 +47,26 @@ export function register(program: Command): Command {
   return cmd.action(async (opts: InstallFlags) => {
     const globals = resolveGlobals(program);
     const format = manifestFormat(opts.output);
-    const { renderInstall, isVerbatimError } = await import('../../core/install/index.js');
-    try {
-      const result = await renderInstall({
-        namespace: globals.linkerdNamespace,
-        cluster: opts.ignoreCluster ? undefined : globals,
-        crds: opts.crds,
-        flags: readSetFlags(cmd, GROUPS),
-        valuesFiles: opts.values,
-        set: opts.set,
-        setString: opts.setString,
-        setFile: opts.setFile,
-        anchorValidity: opts.identityAnchorValidity,
-        issuerValidity: opts.identityIssuerValidity,
-        wantTrustAnchorKey: opts.identityTrustAnchorKeyOut !== undefined && !opts.crds,
-      });
-      const manifest = renderManifest(result.objects, format);
-      if (opts.identityTrustAnchorKeyOut && result.trustAnchorKeyPem) {
-        writeFileSync(opts.identityTrustAnchorKeyOut, result.trustAnchorKeyPem, { mode: 0o600 });
-        chmodSync(opts.identityTrustAnchorKeyOut, 0o600); // also when the file already existed
-      }
-      for (const line of result.notes) process.stderr.write(`${line}\n`);
-      process.stdout.write(manifest);
-    } catch (e) {
-      // The pre-checks print the real CLI's own text, without the `Error: ` prefix.
-      if (!isVerbatimError(e)) throw e;
-      process.stderr.write(e.message);
-      process.exitCode = e.exitCode;
+    const { renderInstall } = await import('../../core/install/index.js');
+    const result = await renderInstall({
+      namespace: globals.linkerdNamespace,
+      cluster: opts.ignoreCluster ? undefined : globals,
+      crds: opts.crds,
+      flags: readSetFlags(cmd, GROUPS),
+      valuesFiles: opts.values,
+      set: opts.set,
+      setString: opts.setString,
+      setFile: opts.setFile,
+      anchorValidity: opts.identityAnchorValidity,
+      issuerValidity: opts.identityIssuerValidity,
+      wantTrustAnchorKey: opts.identityTrustAnchorKeyOut !== undefined && !opts.crds,
+    });
+    const manifest = renderManifest(result.objects, format);
+    if (opts.identityTrustAnchorKeyOut && result.trustAnchorKeyPem) {
+      writeFileSync(opts.identityTrustAnchorKeyOut, result.trustAnchorKeyPem, { mode: 0o600 });
+      chmodSync(opts.identityTrustAnchorKeyOut, 0o600); // also when the file already existed
     }
+    for (const line of result.notes) process.stderr.write(`${line}\n`);
+    process.stdout.write(manifest);
   });
 }

@@ -15,7 +15,6 @@ export type { InstalledState } from './installedState.js';
 export { podsRejectingIssuer, issuerUntrustedMessage } from './issuerSafety.js';
 export { composeInputs } from './valueInputs.js';
 export type { ValueInputs } from './valueInputs.js';
-export { VerbatimError, isVerbatimError } from './verbatimError.js';
 export { heartbeatScheduleAt } from './heartbeatSchedule.js';
 export { decideGatewayApi, gatewayApiState, selectGatewayCrds, GATEWAY_API_INSTALL_URL } from './gatewayApi.js';
 export type { GatewayApiState, GatewayApiSelection, GatewayApiSwitches } from './gatewayApi.js';

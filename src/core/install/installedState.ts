@@ -5,7 +5,6 @@ import { readManifestSources, type SourceReaders } from '../manifest/sources.js'
 import { parseManifestStream } from '../manifest/stream.js';
 import { DOCKER_NODES } from './cluster.js';
 import { OVERRIDES_SECRET } from './storedValues.js';
-import { VerbatimError } from './verbatimError.js';
 
 /**
  * Where `upgrade` reads what is installed: the cluster (InstallCluster), or the output of an
@@ -70,7 +69,7 @@ export class ManifestState implements InstalledState {
 
   assertNoDockerNodes(): Promise<void> {
     const docker = this.ofKind<Node>('Node').some((n) => n.status?.nodeInfo?.containerRuntimeVersion.startsWith('docker:'));
-    return docker ? Promise.reject(new VerbatimError(DOCKER_NODES)) : Promise.resolve();
+    return docker ? Promise.reject(UserError.verbatim(DOCKER_NODES)) : Promise.resolve();
   }
 
   /** An install manifest holds no EndpointSlices; offline, the cluster's API is not there to ask. */

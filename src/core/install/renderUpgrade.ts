@@ -11,7 +11,6 @@ import { issuerUntrustedMessage, podsRejectingIssuer } from './issuerSafety.js';
 import { renderControlPlaneFromValues } from './renderFromValues.js';
 import { OVERRIDES_SECRET, storedValues } from './storedValues.js';
 import { composeInputs, credentialSources, flagSet, type ValueInputs } from './valueInputs.js';
-import { isVerbatimError, VerbatimError } from './verbatimError.js';
 
 /*
  * `linkerd upgrade` (spec §2.10): the values `install` stored in Secret linkerd-config-overrides,
@@ -60,8 +59,8 @@ export const ROTATION_WARNING = [
 
 /** The real CLI prints each upgrade failure as it is, without `Error: `. */
 function verbatim(e: unknown): never {
-  if (isVerbatimError(e)) throw e;
-  if (isUserError(e)) throw new VerbatimError(`${e.message}\n`, { cause: e });
+  if (isUserError(e) && e.verbatim) throw e;
+  if (isUserError(e)) throw UserError.verbatim(`${e.message}\n`, { cause: e });
   throw e;
 }
 
@@ -87,7 +86,7 @@ async function upgradeCrds(req: UpgradeRequest): Promise<UpgradeResult> {
     }
   } catch (e) {
     if (!isUserError(e)) throw e;
-    throw new VerbatimError(`× Could not render upgrade configuration: ${e.message}\n${TROUBLESHOOTING}\n\n`, { cause: e });
+    throw UserError.verbatim(`× Could not render upgrade configuration: ${e.message}\n${TROUBLESHOOTING}\n\n`, { cause: e });
   }
 }
 

@@ -7,7 +7,6 @@ import { InstallCluster } from '../install/cluster.js';
 import { renderCrdObjects } from '../install/crdObjects.js';
 import { renderControlPlaneFromValues } from '../install/renderFromValues.js';
 import { OVERRIDES_SECRET, storedValues } from '../install/storedValues.js';
-import { VerbatimError } from '../install/verbatimError.js';
 import { prunableObjects } from './prune.js';
 import type { StubObject } from './stubs.js';
 import { NOTHING_TO_UNINSTALL, uninstallObjects, uninstallRefusals } from './uninstall.js';
@@ -33,7 +32,7 @@ export async function uninstall(req: LifecycleRequest & { force: boolean }): Pro
     if (!req.force) {
       const refusals = await uninstallRefusals(client, req.namespace);
       // Printed as they are, one after the other, like the real CLI.
-      if (refusals.length > 0) throw new VerbatimError(refusals.map((r) => `${r}\n`).join(''));
+      if (refusals.length > 0) throw UserError.verbatim(refusals.map((r) => `${r}\n`).join(''));
     }
     const objects = await uninstallObjects(client);
     return { objects, notes: objects.length === 0 ? [NOTHING_TO_UNINSTALL] : [] };
@@ -53,7 +52,7 @@ export async function prune(req: LifecycleRequest): Promise<LifecycleResult> {
     try {
       values = storedValues(secret).values;
     } catch (e) {
-      throw new VerbatimError(`failed to load stored values: ${(e as Error).message}\n`, { cause: e });
+      throw UserError.verbatim(`failed to load stored values: ${(e as Error).message}\n`, { cause: e });
     }
     validateInstallValues(values);
     if (values.enableEndpointSlices) await cluster.assertEndpointSlices();

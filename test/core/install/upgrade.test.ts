@@ -156,7 +156,7 @@ describe('upgrade refusals, each with the real CLI text printed as is', () => {
       (err: unknown) => err,
     );
     if (!(e instanceof UserError)) throw new Error(`expected a UserError, got ${String(e)}`);
-    return { message: e.message, verbatim: 'verbatim' in e && e.verbatim === true };
+    return { message: e.message, verbatim: e.verbatim };
   };
 
   it('asks for the CRDs first, listing what is missing', async () => {

@@ -97,7 +97,7 @@ describe('prune (spec §2.11)', () => {
 
   it('needs the overrides Secret of a CLI install', async () => {
     const e = await rejection(prune(req(server)));
-    expect([e.message, e.verbatim === true]).toEqual([NOT_CLI_INSTALLED, false]);
+    expect([e.message, e.verbatim]).toEqual([NOT_CLI_INSTALLED, false]);
   });
 
   it('lists labelled objects the current release would not render, and nothing else', async () => {
