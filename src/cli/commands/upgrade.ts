@@ -1,12 +1,15 @@
 import type { Command } from 'commander';
-import { z } from 'zod';
-import { addValueFlags, flagsOf, normalizeBoolFlagArgs, readSetFlags, type FlagGroup } from '../../core/values/flags.js';
+import * as z from 'zod';
+import type { FlagGroup } from '../../core/values/flags.js';
+import { acceptGoBools, addBoolFlag } from '../flags/boolFlags.js';
+import { addHelmValueFlags, HelmValueOptions, OutputOption } from '../flags/helmValues.js';
+import { addValueFlags, readSetFlags } from '../flags/valueFlags.js';
 import { resolveGlobals } from '../globals.js';
 import { manifestFormat, renderManifest } from '../output/manifest.js';
-import { addHelmValueFlags, HelmValueOptions, OutputOption } from '../valueOptions.js';
 
 const GROUPS: FlagGroup[] = ['B', 'C'];
 
+/** upgrade's own flags as commander hands them over (the values flags are read by readSetFlags). */
 const UpgradeOptions = HelmValueOptions.extend(OutputOption.shape).extend({
   crds: z.boolean(),
   force: z.boolean(),
@@ -31,20 +34,23 @@ Examples:
   linkerd upgrade --from-manifests linkerd.yaml > upgrade.yaml`;
 
 export function register(program: Command): Command {
-  const cmd = program.command('upgrade').summary('Output Kubernetes configs to upgrade an existing Linkerd control plane').description(LONG).addHelpText('after', EXAMPLES);
+  const cmd = program
+    .command('upgrade')
+    .summary('Output Kubernetes configs to upgrade an existing Linkerd control plane')
+    .description(LONG)
+    .addHelpText('after', EXAMPLES);
   addValueFlags(cmd, GROUPS);
-  addHelmValueFlags(cmd)
-    .option('--crds', 'Upgrade Linkerd CRDs', false)
+  addHelmValueFlags(cmd);
+  addBoolFlag(cmd, '--crds', 'Upgrade Linkerd CRDs', { default: false });
+  addBoolFlag(cmd, '--force', 'Force upgrade operation even when issuer certificate does not work with the trust anchors of all proxies', { default: false });
+  cmd
     .option('--from-manifests <file>', 'Read config from a Linkerd install YAML rather than from Kubernetes (a file, a URL, or - for standard input)')
-    .option('--force', 'Force upgrade operation even when issuer certificate does not work with the trust anchors of all proxies', false)
     .option('-o, --output <format>', 'Output format. One of: json|yaml', 'yaml');
-  // pflag accepts `--force=false`; commander booleans take no value, so rewrite those forms first.
-  const parseOptions = cmd.parseOptions.bind(cmd);
-  cmd.parseOptions = (argv: string[]) => parseOptions(normalizeBoolFlagArgs(argv, flagsOf(GROUPS)));
+  acceptGoBools(cmd);
 
-  return cmd.action(async (raw: unknown) => {
+  return cmd.action(async (flags: unknown) => {
+    const opts = UpgradeOptions.parse(flags);
     const globals = resolveGlobals(program);
-    const opts = UpgradeOptions.parse(raw);
     const format = manifestFormat(opts.output);
     const { renderUpgrade } = await import('../../core/install/index.js');
     const result = await renderUpgrade({

@@ -1,12 +1,11 @@
 import type { Command } from 'commander';
-import { z } from 'zod';
+import * as z from 'zod';
+import { collect } from './collect.js';
 
 /*
  * Helm's value options (`-f/--values`, `--set`, `--set-string`, `--set-file`), on install and
  * upgrade (linkerd's pkg/flags.AddValueOptionsFlags).
  */
-
-const collect = (v: string, prev: string[] = []) => [...prev, v];
 
 export function addHelmValueFlags(cmd: Command): Command {
   return cmd
@@ -16,6 +15,7 @@ export function addHelmValueFlags(cmd: Command): Command {
     .option('--set-file <values>', 'Set values from respective files specified via the command line (can specify multiple or separate values with commas: key1=path1,key2=path2)', collect, []);
 }
 
+/** The four flags as commander hands them over. */
 export const HelmValueOptions = z.object({
   values: z.array(z.string()),
   set: z.array(z.string()),
