@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { UserError } from '../errors.js';
 import { leafPem, parsePrivateKey, toSec1Pem } from '../pki/index.js';
+import { fileReadError } from '../values/valuesFiles.js';
 import { composeValues, readValuesFiles, type ComposedValues, type FlagContext, type SetFlag, type Values } from '../values/index.js';
 import type { CredentialSources } from './identityCredentials.js';
 
@@ -25,11 +25,7 @@ export function readTextFile(path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new UserError(`open ${path}: no such file or directory`);
-    if (code === 'EACCES') throw new UserError(`open ${path}: permission denied`);
-    if (code === 'EISDIR') throw new UserError(`read ${path}: is a directory`);
-    throw e;
+    throw fileReadError(path, e);
   }
 }
 

@@ -56,17 +56,24 @@ function file(name: string, text: string): string {
 }
 
 const overridesOf = (objects: readonly RenderedObject[]) => {
-  const secret = objects.find((o) => o.kind === 'Secret' && o.metadata.name === 'linkerd-config-overrides') as unknown as { data: Record<string, string> };
-  return yaml.load(Buffer.from(secret.data['linkerd-config-overrides'] ?? '', 'base64').toString('utf8')) as Record<string, unknown>;
+  const secret = objects.find((o) => o.kind === 'Secret' && o.metadata.name === 'linkerd-config-overrides');
+  const data = (secret?.data ?? {}) as Record<string, string>;
+  return yaml.load(Buffer.from(data['linkerd-config-overrides'] ?? '', 'base64').toString('utf8')) as Record<string, unknown>;
 };
+
+/** A loopback cluster with the CRDs and `linkerd install`'s objects applied. */
+async function installedCluster(): Promise<{ server: ApiServer; installed: RenderedObject[] }> {
+  const server = await startApiServer({ fromYaml: 'fixtures/clusters/empty.yaml', objects: linkerdCrds() });
+  const installed = (await renderInstall({ namespace: 'linkerd', cluster: kubeGlobals(server), crds: false, now: NOW, ...NO_INPUTS })).objects;
+  server.put(...installed);
+  return { server, installed };
+}
 
 describe('upgrade: install → apply → upgrade renders the same control plane (spec §2.10)', () => {
   let server: ApiServer;
   let installed: RenderedObject[];
   beforeAll(async () => {
-    server = await startApiServer({ fromYaml: 'fixtures/clusters/empty.yaml', objects: linkerdCrds() });
-    installed = (await renderInstall({ namespace: 'linkerd', cluster: kubeGlobals(server), crds: false, now: NOW, ...NO_INPUTS })).objects;
-    server.put(...installed);
+    ({ server, installed } = await installedCluster());
   });
   afterAll(() => server.stop());
 
@@ -144,9 +151,7 @@ describe('upgrade refusals, each with the real CLI text printed as is', () => {
   let server: ApiServer;
   let installed: RenderedObject[];
   beforeAll(async () => {
-    server = await startApiServer({ fromYaml: 'fixtures/clusters/empty.yaml', objects: linkerdCrds() });
-    installed = (await renderInstall({ namespace: 'linkerd', cluster: kubeGlobals(server), crds: false, now: NOW, ...NO_INPUTS })).objects;
-    server.put(...installed);
+    ({ server, installed } = await installedCluster());
   });
   afterAll(() => server.stop());
 
@@ -176,7 +181,7 @@ describe('upgrade refusals, each with the real CLI text printed as is', () => {
     try {
       expect(await failure(upgradeRequest(server))).toEqual({ message: `${HELM_INSTALLED}\n`, verbatim: true });
     } finally {
-      server.put(installed.find((o) => o.metadata.name === 'linkerd-config-overrides')!);
+      server.put(...installed.filter((o) => o.metadata.name === 'linkerd-config-overrides'));
     }
   });
 
