@@ -2,6 +2,7 @@ import type { Node, Pod, Secret } from 'kubernetes-types/core/v1.js';
 import { UserError } from '../errors.js';
 import { CONTROL_PLANE_NS_LABEL } from '../check/pods.js';
 import { readManifestSources, type SourceReaders } from '../manifest/sources.js';
+import { toPlain } from '../manifest/positions.js';
 import { parseManifestStream } from '../manifest/stream.js';
 import { DOCKER_NODES } from './cluster.js';
 import { OVERRIDES_SECRET } from './storedValues.js';
@@ -38,7 +39,11 @@ export class ManifestState implements InstalledState {
     let docs: unknown[];
     try {
       const sources = await readManifestSources([source], readers);
-      docs = sources.flatMap((s) => parseManifestStream(s).docs.filter((d) => d.present).map((d) => d.doc.toJS() as unknown));
+      docs = sources.flatMap((s) =>
+        parseManifestStream(s)
+          .docs.filter((d) => d.present)
+          .map((d) => toPlain(d.doc, { name: s.name, text: s.text, offset: d.region.start })),
+      );
     } catch (e) {
       if (e instanceof UserError) throw new UserError(`failed to parse manifests from ${source}: ${e.message}`, { cause: e });
       throw e;

@@ -186,14 +186,21 @@ describe('upgrade refusals, each with the real CLI text printed as is', () => {
   });
 
   it('refuses issuer files when the issuer is external (cert-manager)', async () => {
-    const external = await renderInstall({ namespace: 'linkerd', crds: false, now: NOW, ...NO_INPUTS, set: ['identity.issuer.scheme=kubernetes.io/tls'], flags: [
-      { name: 'identity-trust-anchors-file', value: 'fixtures/certs/valid-trust-anchors.pem' },
-    ] }).catch((e: unknown) => e);
-    // install itself wants the cluster for an external issuer; the stored values are what matter here.
-    expect(external).toBeInstanceOf(UserError);
-    const manifest = file('external.yaml', yaml.dump(storedSecret({ identity: { issuer: { scheme: 'kubernetes.io/tls' } }, identityTrustAnchorsPEM: fixtureText('valid-trust-anchors.pem') })));
+    const stored = { identity: { issuer: { scheme: 'kubernetes.io/tls' } }, identityTrustAnchorsPEM: fixtureText('valid-trust-anchors.pem') };
+    const manifest = file('external.yaml', yaml.dump(storedSecret(stored)));
     const f = await failure(upgradeRequest(server, { fromManifests: manifest, flags: [{ name: 'identity-issuer-certificate-file', value: 'fixtures/certs/valid-crt.pem' }] }));
     expect(f).toEqual({ message: `${EXTERNAL_ISSUER}\n`, verbatim: true });
+  });
+
+  it('an API failure mid-way is reported as is, nothing rendered', async () => {
+    const off = server.setFault('GET /api/v1/pods', { status: 500, message: 'etcdserver: request timed out' });
+    try {
+      const f = await failure(upgradeRequest(server));
+      expect(f.message).toMatch(/etcdserver: request timed out\n$/);
+      expect(f.verbatim).toBe(true);
+    } finally {
+      off();
+    }
   });
 
   it('lists each meshed pod whose trust anchors do not verify a new issuer, unless --force', async () => {
@@ -255,6 +262,8 @@ describe('upgrade refusals, each with the real CLI text printed as is', () => {
   it('reports a manifest that is not Kubernetes objects', async () => {
     const f = await failure(upgradeRequest(server, { fromManifests: file('bad.yaml', '- a\n- b\n') }));
     expect(f.message).toMatch(/^failed to parse Kubernetes objects from manifest .*bad\.yaml: document 1 is not a Kubernetes object/);
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 9 }, (_, i) => `${'bcdefghij'[i]}: &${'bcdefghij'[i]} [${Array(10).fill(`*${'abcdefghi'[i]}`).join(', ')}]`)].join('\n');
+    expect((await failure(upgradeRequest(server, { fromManifests: file('bomb.yaml', `${bomb}\n`) }))).message).toMatch(/alias expansions in this document; refusing to expand it/);
     const missing = await failure(upgradeRequest(server, { fromManifests: path.join(tmp, 'absent.yaml') }));
     expect(missing.message).toMatch(/^failed to parse manifests from .*absent\.yaml: stat .*absent\.yaml: no such file or directory\n$/);
   });
