@@ -7,7 +7,7 @@ import type { KubeSelection } from '../kube/kubeconfig.js';
 import { isNotFound } from '../kube/kubeError.js';
 import { CONTROL_PLANE_NS_LABEL } from '../check/pods.js';
 import { type GatewayApiState, gatewayApiState } from './gatewayApi.js';
-import { OVERRIDES_SECRET } from './storedValues.js';
+import { OVERRIDES_SECRET } from './loadStoredValues.js';
 import type { ExternalIssuerData } from './identityCredentials.js';
 
 /*

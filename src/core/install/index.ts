@@ -1,5 +1,5 @@
 /**
- * `linkerd install` and `linkerd upgrade`: ONE render path (renderControlPlaneFromValues); they
+ * `linkerd install` and `linkerd upgrade`: ONE render path (renderControlPlaneFor); they
  * differ only in where the values come from — flags and files over chart defaults (install), or
  * chart defaults + the cluster's linkerd-config-overrides Secret + flags and files (upgrade).
  */
@@ -7,11 +7,11 @@ export { renderInstall } from './renderInstall.js';
 export type { InstallRequest, InstallResult } from './renderInstall.js';
 export { renderUpgrade, CRDS_FIRST, HELM_INSTALLED, EXTERNAL_ISSUER, ROTATION_WARNING } from './renderUpgrade.js';
 export type { UpgradeRequest, UpgradeResult } from './renderUpgrade.js';
-export { renderControlPlaneFromValues } from './renderFromValues.js';
-export type { RenderFromValuesOptions } from './renderFromValues.js';
-export { storedValues, OVERRIDES_SECRET } from './storedValues.js';
-export type { StoredValues } from './storedValues.js';
-export type { InstalledState } from './installedState.js';
+export { renderControlPlaneFor, controlPlaneContext, changedObjects, WEBHOOK_SECRETS } from './renderControlPlaneFor.js';
+export type { ControlPlaneRenderInput, InstalledState } from './renderControlPlaneFor.js';
+export { loadStoredValues, OVERRIDES_SECRET } from './loadStoredValues.js';
+export type { StoredValues } from './loadStoredValues.js';
+export type { UpgradeSource } from './upgradeSource.js';
 export { podsRejectingIssuer, issuerUntrustedMessage } from './issuerSafety.js';
 export { composeInputs } from './valueInputs.js';
 export type { ValueInputs } from './valueInputs.js';

@@ -6,10 +6,10 @@ import { defaultValues, deprecationWarnings, validateInstallValues, type Values 
 import type { InstallCluster } from './cluster.js';
 import { renderCrdObjects } from './crdObjects.js';
 import { validateIssuerValues } from './identityCredentials.js';
-import type { InstalledState } from './installedState.js';
+import type { UpgradeSource } from './upgradeSource.js';
 import { issuerUntrustedMessage, podsRejectingIssuer } from './issuerSafety.js';
-import { renderControlPlaneFromValues } from './renderFromValues.js';
-import { OVERRIDES_SECRET, storedValues } from './storedValues.js';
+import { renderControlPlaneFor } from './renderControlPlaneFor.js';
+import { OVERRIDES_SECRET, loadStoredValues } from './loadStoredValues.js';
 import { composeInputs, credentialSources, flagSet, type ValueInputs } from './valueInputs.js';
 
 /*
@@ -91,7 +91,7 @@ async function upgradeCrds(req: UpgradeRequest): Promise<UpgradeResult> {
 }
 
 /** Values the upgrade renders: stored overrides over chart defaults, then this run's flags and files. */
-async function upgradeValues(req: UpgradeRequest, state: InstalledState): Promise<{ values: Values; notes: string[] }> {
+async function upgradeValues(req: UpgradeRequest, state: UpgradeSource): Promise<{ values: Values; notes: string[] }> {
   let secret;
   try {
     secret = await state.overridesSecret(req.namespace);
@@ -101,7 +101,7 @@ async function upgradeValues(req: UpgradeRequest, state: InstalledState): Promis
   if (!secret) throw new UserError(HELM_INSTALLED);
   let stored;
   try {
-    stored = storedValues(secret);
+    stored = loadStoredValues(secret);
   } catch (e) {
     throw new UserError(`failed to load stored values: ${(e as Error).message}`, { cause: e });
   }
@@ -110,7 +110,7 @@ async function upgradeValues(req: UpgradeRequest, state: InstalledState): Promis
   return { values, notes };
 }
 
-async function upgradeControlPlane(req: UpgradeRequest, state: InstalledState): Promise<UpgradeResult> {
+async function upgradeControlPlane(req: UpgradeRequest, state: UpgradeSource): Promise<UpgradeResult> {
   const now = req.now ?? new Date();
   const { values, notes } = await upgradeValues(req, state);
   const linkerdScheme = values.identity.issuer.scheme === 'linkerd.io/tls';
@@ -127,7 +127,8 @@ async function upgradeControlPlane(req: UpgradeRequest, state: InstalledState): 
   // proxy-init must run as root on Docker nodes; values that already say so need no check.
   if (!values.proxyInit.runAsRoot) await state.assertNoDockerNodes();
 
-  const objects = await renderControlPlaneFromValues(values, { namespace: req.namespace, now });
+  // Like the real CLI, every upgrade generates new webhook serving certificates (no `installed`).
+  const objects = await renderControlPlaneFor({ values, namespace: req.namespace, now });
   const rotation = flagSet(req.flags, 'identity-trust-anchors-file') ? ROTATION_WARNING : [];
   return { objects, notes: [...notes, ...rotation] };
 }
@@ -152,7 +153,7 @@ export async function renderUpgrade(req: UpgradeRequest): Promise<UpgradeResult>
   const withWarnings = (r: UpgradeResult) => ({ ...r, notes: [...warnings, ...r.notes] });
   if (req.crds) return withWarnings(await upgradeCrds(req));
   if (req.fromManifests !== undefined) {
-    const { ManifestState } = await import('./installedState.js');
+    const { ManifestState } = await import('./upgradeSource.js');
     const state = await ManifestState.read(req.fromManifests, req.readers).catch(verbatim);
     return withWarnings(await upgradeControlPlane(req, state).catch(verbatim));
   }

@@ -5,8 +5,8 @@ import type { KubeSelection } from '../kube/kubeconfig.js';
 import { defaultValues, validateInstallValues } from '../values/index.js';
 import { InstallCluster } from '../install/cluster.js';
 import { renderCrdObjects } from '../install/crdObjects.js';
-import { renderControlPlaneFromValues } from '../install/renderFromValues.js';
-import { OVERRIDES_SECRET, storedValues } from '../install/storedValues.js';
+import { renderControlPlaneFor } from '../install/renderControlPlaneFor.js';
+import { OVERRIDES_SECRET, loadStoredValues } from '../install/loadStoredValues.js';
 import { prunableObjects } from './prune.js';
 import type { StubObject } from './stubs.js';
 import { NOTHING_TO_UNINSTALL, uninstallObjects, uninstallRefusals } from './uninstall.js';
@@ -50,14 +50,14 @@ export async function prune(req: LifecycleRequest): Promise<LifecycleResult> {
     if (!secret) throw new UserError(NOT_CLI_INSTALLED);
     let values;
     try {
-      values = storedValues(secret).values;
+      values = loadStoredValues(secret).values;
     } catch (e) {
       throw UserError.verbatim(`failed to load stored values: ${(e as Error).message}\n`, { cause: e });
     }
     validateInstallValues(values);
     if (values.enableEndpointSlices) await cluster.assertEndpointSlices();
     const expected: RenderedObject[] = [
-      ...(await renderControlPlaneFromValues(values, { namespace: req.namespace })),
+      ...(await renderControlPlaneFor({ values, namespace: req.namespace, now: new Date() })),
       // Every CRD the chart can render, Gateway API's included: prune never offers a CRD the chart could own.
       ...(await renderCrdObjects(req.namespace, { values: { ...defaultValues(), installGatewayAPI: true }, overrides: { installGatewayAPI: true } }, undefined)),
     ];

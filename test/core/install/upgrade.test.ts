@@ -8,10 +8,10 @@ import {
   ROTATION_WARNING,
   renderInstall,
   renderUpgrade,
-  storedValues,
+  loadStoredValues,
   type UpgradeRequest,
 } from '../../../src/core/install/index.js';
-import { ManifestState } from '../../../src/core/install/installedState.js';
+import { ManifestState } from '../../../src/core/install/upgradeSource.js';
 import { UserError } from '../../../src/core/errors.js';
 import { defaultValues } from '../../../src/core/values/index.js';
 import { type ApiServer, kubeGlobals, startApiServer } from '../../support/apiserver.js';
@@ -204,7 +204,7 @@ describe('upgrade refusals, each with the real CLI text printed as is', () => {
   });
 
   it('lists each meshed pod whose trust anchors do not verify a new issuer, unless --force', async () => {
-    const stored = storedValues(installed.find((o) => o.metadata.name === 'linkerd-config-overrides') as never).values;
+    const stored = loadStoredValues(installed.find((o) => o.metadata.name === 'linkerd-config-overrides') as never).values;
     server.put(
       namespaceObject('shop'),
       meshedPod('shop', 'web-1', stored.identityTrustAnchorsPEM),
@@ -327,7 +327,7 @@ function storedSecret(overrides: object) {
 
 describe('stored values (Secret linkerd-config-overrides)', () => {
   it('are the chart defaults with the stored keys laid over them; 2.9-era `global` keys move to the top', () => {
-    const { values, unknownKeys } = storedValues(storedSecret({ global: { clusterDomain: 'example.org' }, controllerLogLevel: 'debug', retired: 1 }) as never);
+    const { values, unknownKeys } = loadStoredValues(storedSecret({ global: { clusterDomain: 'example.org' }, controllerLogLevel: 'debug', retired: 1 }) as never);
     expect(values.clusterDomain).toBe('example.org');
     expect(values.controllerLogLevel).toBe('debug');
     expect(values.proxy).toEqual(defaultValues().proxy);
@@ -335,7 +335,7 @@ describe('stored values (Secret linkerd-config-overrides)', () => {
   });
 
   it('a Secret without its data key is an error', () => {
-    expect(() => storedValues({ metadata: { name: 'linkerd-config-overrides' } })).toThrow('secret/linkerd-config-overrides is missing linkerd-config-overrides data');
+    expect(() => loadStoredValues({ metadata: { name: 'linkerd-config-overrides' } })).toThrow('secret/linkerd-config-overrides is missing linkerd-config-overrides data');
   });
 
   it('an offline manifest state answers like the cluster would', async () => {

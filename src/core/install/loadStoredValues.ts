@@ -29,7 +29,7 @@ function hoistGlobal(tree: Tree): Tree {
  * linkerd's loadStoredValues: chart defaults with the Secret's YAML laid over them. Keys this
  * release does not know are dropped and listed; known keys of the wrong type fail.
  */
-export function storedValues(secret: Secret): StoredValues {
+export function loadStoredValues(secret: Secret): StoredValues {
   const data = secret.data?.[OVERRIDES_KEY];
   if (data === undefined) throw new UserError(`secret/${OVERRIDES_SECRET} is missing ${OVERRIDES_KEY} data`);
   if (data.length > (MAX_OVERRIDES_BYTES * 4) / 3 + 4) throw new UserError(`secret/${OVERRIDES_SECRET}: ${OVERRIDES_KEY} is larger than ${MAX_OVERRIDES_BYTES} bytes`);

@@ -5,14 +5,14 @@ import { readManifestSources, type SourceReaders } from '../manifest/sources.js'
 import { toPlain } from '../manifest/positions.js';
 import { parseManifestStream } from '../manifest/stream.js';
 import { DOCKER_NODES } from './cluster.js';
-import { OVERRIDES_SECRET } from './storedValues.js';
+import { OVERRIDES_SECRET } from './loadStoredValues.js';
 
 /**
  * Where `upgrade` reads what is installed: the cluster (InstallCluster), or the output of an
  * earlier `linkerd install` given with `--from-manifests` (ManifestState), so an upgrade can be
  * rendered offline.
  */
-export interface InstalledState {
+export interface UpgradeSource {
   overridesSecret(namespace: string): Promise<Secret | undefined>;
   /** Pods with a `linkerd.io/control-plane-ns` label, in every namespace. */
   meshedPods(): Promise<Pod[]>;
@@ -31,7 +31,7 @@ function isObject(v: unknown): v is ManifestObject {
 }
 
 /** The objects of a manifest, served like a cluster holding only them (linkerd's fake API from manifests). */
-export class ManifestState implements InstalledState {
+export class ManifestState implements UpgradeSource {
   constructor(private readonly objects: readonly ManifestObject[]) {}
 
   /** Reads `--from-manifests FILE|URL|-`: the YAML (or JSON lines) of `linkerd install`. */
