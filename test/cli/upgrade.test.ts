@@ -3,7 +3,7 @@ import yaml from 'js-yaml';
 import type { RenderedObject } from '../../templates/control-plane/index.js';
 import { type ApiServer, startApiServer } from '../support/apiserver.js';
 import { runCli } from '../support/cli.js';
-import { kubectl } from '../support/kubectl.js';
+import { kubectlWithInput } from '../support/kubectl.js';
 import { keyOf, linkerdCrds, namespaceObject, meshedPod } from '../core/install/upgrade-support.js';
 
 const docs = (text: string) => (yaml.loadAll(text) as RenderedObject[]).filter((d) => d !== null && d !== undefined);
@@ -19,7 +19,7 @@ describe('linkerd install | kubectl create, then linkerd upgrade | kubectl repla
     const r = await runCli(['install', ...k], { env: ENV });
     expect([r.code, r.stderr]).toEqual([0, '']);
     install = r.stdout;
-    const created = await kubectl(server, ['create', '--validate=false', '-f', '-'], install);
+    const created = await kubectlWithInput(server, install, 'create', '--validate=false', '-f', '-');
     expect(created.stderr).toBe('');
     expect(created.code).toBe(0);
   });
@@ -33,7 +33,7 @@ describe('linkerd install | kubectl create, then linkerd upgrade | kubectl repla
     const overrides = (text: string) => docs(text).find((o) => o.metadata.name === 'linkerd-config-overrides');
     expect(overrides(r.stdout)).toEqual(overrides(install));
     // `kubectl apply` needs PATCH, which the loopback server does not serve; `replace` PUTs each object.
-    const replaced = await kubectl(server, ['replace', '--dry-run=server', '--validate=false', '-f', '-'], r.stdout);
+    const replaced = await kubectlWithInput(server, r.stdout, 'replace', '--dry-run=server', '--validate=false', '-f', '-');
     expect(replaced.stderr).toBe('');
     expect(replaced.code).toBe(0);
     expect(replaced.stdout.split('\n').filter((l) => l.endsWith('replaced (server dry run)'))).toHaveLength(docs(install).length);
@@ -92,7 +92,7 @@ describe('linkerd install | kubectl create, then linkerd upgrade | kubectl repla
     expect(lines.at(-1)).toBe('{"apiVersion":"v1","kind":"Namespace","metadata":{"creationTimestamp":null,"name":"linkerd"}}');
     expect(lines).toHaveLength(docs(r.stdout).length);
     // kubectl reads the stubs: a server-side dry-run delete of every one succeeds.
-    const deleted = await kubectl(server, ['delete', '--dry-run=server', '-f', '-'], r.stdout);
+    const deleted = await kubectlWithInput(server, r.stdout, 'delete', '--dry-run=server', '-f', '-');
     expect(deleted.stderr).toBe('');
     expect(deleted.code).toBe(0);
   });

@@ -7,11 +7,13 @@ export interface KubectlResult {
   stderr: string;
 }
 
-/**
- * Runs the real kubectl against a test API server, asynchronously (the server lives in this
- * process), with `input` on its standard input.
- */
-export function kubectl(server: Pick<ApiServer, 'kubeconfigPath' | 'dir'>, args: readonly string[], input?: string): Promise<KubectlResult> {
+/** Run the real kubectl against a test server (asynchronously: the server lives in this process). */
+export function kubectl(server: ApiServer, ...args: string[]): Promise<KubectlResult> {
+  return kubectlWithInput(server, '', ...args);
+}
+
+/** kubectl with `input` on its standard input (`kubectl create -f -`). */
+export function kubectlWithInput(server: ApiServer, input: string, ...args: string[]): Promise<KubectlResult> {
   return new Promise((resolve) => {
     const child = execFile(
       'kubectl',
@@ -19,6 +21,6 @@ export function kubectl(server: Pick<ApiServer, 'kubeconfigPath' | 'dir'>, args:
       { env: { PATH: process.env.PATH, HOME: server.dir }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
       (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
-    child.stdin?.end(input ?? '');
+    child.stdin?.end(input);
   });
 }

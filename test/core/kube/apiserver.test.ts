@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import https from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiServer, type ApiServer } from '../../support/apiserver.js';
-import { kubectl as runKubectl } from '../../support/kubectl.js';
+import { kubectl } from '../../support/kubectl.js';
 
 const FIXTURES = ['fixtures/clusters/empty.yaml', 'fixtures/clusters/pods.yaml'];
 
@@ -24,9 +24,6 @@ kind: Server
 metadata: { name: web-http, namespace: emojivoto }
 spec: { port: http }
 `;
-
-/** Run the real kubectl against a test server. */
-const kubectl = (server: ApiServer, ...args: string[]) => runKubectl(server, args);
 
 /** A raw HTTPS request, trusting the server's CA. */
 function request(server: ApiServer, path: string, opts: { token?: string | null; method?: string; body?: string; accept?: string } = {}) {
