@@ -68,6 +68,22 @@ describe('uninstall (spec §2.11)', () => {
     }
   });
 
+  it('on the pods fixture cluster, refuses with the meshed emojivoto pods in API order (control-plane pods are fine)', async () => {
+    const fixture = await startApiServer({ fromYaml: ['fixtures/clusters/empty.yaml', 'fixtures/clusters/pods.yaml'] });
+    try {
+      const e = await rejection(uninstall({ ...req(fixture), force: false }));
+      expect(e.message).toBe(
+        'Please uninject the following pods before uninstalling the control-plane:\n\t* emoji-7f6d5c4b3-uvwxy\n\t* voting-5b9d7c6f4-pqrst\n\t* web-6c8f9d7b5-klmno\n',
+      );
+      // --force lists the one labelled object there, the linkerd namespace.
+      expect((await uninstall({ ...req(fixture), force: true })).objects).toEqual([
+        { apiVersion: 'v1', kind: 'Namespace', metadata: { creationTimestamp: null, name: 'linkerd' } },
+      ]);
+    } finally {
+      await fixture.stop();
+    }
+  });
+
   it('says so on stderr when nothing is installed', async () => {
     const empty = await startApiServer({ fromYaml: 'fixtures/clusters/empty.yaml' });
     try {
