@@ -24,6 +24,8 @@ interface ManifestObject {
   apiVersion?: unknown;
   kind?: unknown;
   metadata?: { name?: unknown; namespace?: unknown; labels?: Record<string, unknown> };
+  /** A `kind: List`'s objects (`kubectl get -o yaml`). */
+  items?: unknown;
 }
 
 function isObject(v: unknown): v is ManifestObject {
@@ -54,7 +56,8 @@ export class ManifestState implements UpgradeSource {
       if (!isObject(doc) || typeof doc.kind !== 'string' || typeof doc.apiVersion !== 'string') {
         throw new UserError(`failed to parse Kubernetes objects from manifest ${source}: document ${i + 1} is not a Kubernetes object (apiVersion and kind are required)`);
       }
-      objects.push(...(doc.kind === 'List' && Array.isArray((doc as { items?: unknown }).items) ? ((doc as { items: unknown[] }).items.filter(isObject)) : [doc]));
+      const items: unknown = doc.items;
+      objects.push(...(doc.kind === 'List' && Array.isArray(items) ? items.filter(isObject) : [doc]));
     }
     return new ManifestState(objects);
   }
