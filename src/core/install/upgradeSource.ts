@@ -2,6 +2,8 @@ import type { Node, Pod, Secret } from 'kubernetes-types/core/v1.js';
 import { UserError } from '../errors.js';
 import { CONTROL_PLANE_NS_LABEL } from '../check/pods.js';
 import { readManifestSources, type SourceReaders } from '../manifest/sources.js';
+import { isMap, isNode, isScalar } from 'yaml';
+import { objectNodes } from '../inject/objects.js';
 import { toPlain } from '../manifest/positions.js';
 import { parseManifestStream } from '../manifest/stream.js';
 import { DOCKER_NODES } from './cluster.js';
@@ -24,8 +26,6 @@ interface ManifestObject {
   apiVersion?: unknown;
   kind?: unknown;
   metadata?: { name?: unknown; namespace?: unknown; labels?: Record<string, unknown> };
-  /** A `kind: List`'s objects (`kubectl get -o yaml`). */
-  items?: unknown;
 }
 
 function isObject(v: unknown): v is ManifestObject {
@@ -38,27 +38,27 @@ export class ManifestState implements UpgradeSource {
 
   /** Reads `--from-manifests FILE|URL|-`: the YAML (or JSON lines) of `linkerd install`. */
   static async read(source: string, readers: SourceReaders = {}): Promise<ManifestState> {
-    let docs: unknown[];
+    const plain: { index: number; value: unknown }[] = [];
     try {
-      const sources = await readManifestSources([source], readers);
-      docs = sources.flatMap((s) =>
-        parseManifestStream(s)
-          .docs.filter((d) => d.present)
-          .map((d) => toPlain(d.doc, { name: s.name, text: s.text, offset: d.region.start })),
-      );
+      for (const s of await readManifestSources([source], readers)) {
+        for (const d of parseManifestStream(s).docs) {
+          const root = d.doc.contents;
+          if (!d.present || root === null || isScalar(root)) continue;
+          const where = { name: s.name, text: s.text, offset: d.region.start };
+          // A `kind: List` (kubectl get -o yaml) holds its objects in `items`.
+          for (const node of isMap(root) ? objectNodes(root) : [root]) {
+            plain.push({ index: d.index, value: toPlain(d.doc, where, isNode(node) ? node : undefined) });
+          }
+        }
+      }
     } catch (e) {
       if (e instanceof UserError) throw new UserError(`failed to parse manifests from ${source}: ${e.message}`, { cause: e });
       throw e;
     }
-    const objects: ManifestObject[] = [];
-    for (const [i, doc] of docs.entries()) {
-      if (doc === null || doc === undefined) continue;
-      if (!isObject(doc) || typeof doc.kind !== 'string' || typeof doc.apiVersion !== 'string') {
-        throw new UserError(`failed to parse Kubernetes objects from manifest ${source}: document ${i + 1} is not a Kubernetes object (apiVersion and kind are required)`);
-      }
-      const items: unknown = doc.items;
-      objects.push(...(doc.kind === 'List' && Array.isArray(items) ? items.filter(isObject) : [doc]));
-    }
+    const objects = plain.map(({ index, value }) => {
+      if (isObject(value) && typeof value.kind === 'string' && typeof value.apiVersion === 'string') return value;
+      throw new UserError(`failed to parse Kubernetes objects from manifest ${source}: document ${index} is not a Kubernetes object (apiVersion and kind are required)`);
+    });
     return new ManifestState(objects);
   }
 

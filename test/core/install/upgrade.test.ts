@@ -338,6 +338,13 @@ describe('stored values (Secret linkerd-config-overrides)', () => {
     expect(() => loadStoredValues({ metadata: { name: 'linkerd-config-overrides' } })).toThrow('secret/linkerd-config-overrides is missing linkerd-config-overrides data');
   });
 
+  it('--from-manifests also reads `kind: List` documents (kubectl get -o yaml)', async () => {
+    const list = { apiVersion: 'v1', kind: 'List', items: [storedSecret({}), meshedPod('shop', 'web-1', 'x')] };
+    const state = await ManifestState.read(file('list.yaml', yaml.dump(list)));
+    expect(await state.overridesSecret('linkerd')).toBeDefined();
+    expect((await state.meshedPods()).map((p) => p.metadata?.name)).toEqual(['web-1']);
+  });
+
   it('an offline manifest state answers like the cluster would', async () => {
     const state = new ManifestState([storedSecret({}), meshedPod('shop', 'web-1', 'x')]);
     expect(await state.overridesSecret('linkerd')).toBeDefined();
