@@ -10,9 +10,9 @@ const otherAnchors = fixtureText('wrong-anchor-trust-anchors.pem');
 const issuer = fixtureText('valid-crt.pem');
 
 /** The same pod with its proxy as a classic container instead of a native sidecar. */
-function classic(pod: ReturnType<typeof meshedPod>): Pod {
-  const [proxy] = pod.spec.initContainers;
-  return { ...pod, spec: { containers: [...pod.spec.containers, ...(proxy ? [{ ...proxy, restartPolicy: undefined }] : [])] } };
+function classic(pod: Pod): Pod {
+  const proxies = (pod.spec?.initContainers ?? []).map(({ restartPolicy: _sidecar, ...proxy }) => proxy);
+  return { ...pod, spec: { containers: [...(pod.spec?.containers ?? []), ...proxies] } };
 }
 
 describe('the issuer safety check of upgrade (ensureIssuerCertWorksWithAllProxies)', () => {

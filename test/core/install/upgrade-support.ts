@@ -1,3 +1,4 @@
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { RenderedObject } from '../../../templates/control-plane/index.js';
 import { renderCrds } from '../../../templates/crds/index.js';
 import { createIssuer, createTrustAnchor } from '../../../src/core/pki/index.js';
@@ -44,7 +45,7 @@ export async function identityChain(from: Date, to: Date) {
 }
 
 /** A meshed workload pod whose proxy was started with `anchorsPem` (native sidecar, as the chart injects). */
-export function meshedPod(namespace: string, name: string, anchorsPem: string) {
+export function meshedPod(namespace: string, name: string, anchorsPem: string): Pod {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
