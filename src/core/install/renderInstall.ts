@@ -7,6 +7,7 @@ import { renderCrdObjects } from './crdObjects.js';
 import { initializeIdentityCredentials } from './identityCredentials.js';
 import { renderControlPlaneFor } from './renderControlPlaneFor.js';
 import { composeInputs, credentialSources, type ValueInputs } from './valueInputs.js';
+import { webhookCredentials } from './webhookCredentials.js';
 
 /** What `linkerd install` was asked to do, once flags are parsed. */
 export interface InstallRequest extends ValueInputs {
@@ -70,6 +71,9 @@ async function installControlPlane(req: InstallRequest, cluster: InstallCluster 
     if (ports && !overridesHave(composed.overrides, ['proxyInit', 'kubeAPIServerPorts'])) values.proxyInit.kubeAPIServerPorts = ports;
   }
 
+  // Webhook keys are generated on libuv's thread pool while the identity chain is built.
+  const webhooks = webhookCredentials(values, req.namespace, now);
+  webhooks.catch(() => {}); // awaited in the render; an identity error must not leave it unhandled
   const sources = credentialSources(req.flags);
   const identity = await initializeIdentityCredentials(values, {
     namespace: req.namespace,
@@ -86,7 +90,7 @@ async function installControlPlane(req: InstallRequest, cluster: InstallCluster 
   validateInstallValues(values);
   if (cluster && values.enableEndpointSlices) await cluster.assertEndpointSlices();
 
-  const objects = await renderControlPlaneFor({ values, namespace: req.namespace, now });
+  const objects = await renderControlPlaneFor({ values, namespace: req.namespace, now, webhookCredentials: webhooks });
   return { objects, trustAnchorKeyPem: identity.trustAnchorKeyPem, notes: values.enablePSP ? [PSP_NOTE] : [] };
 }
 
