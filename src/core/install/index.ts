@@ -7,8 +7,6 @@ export { renderInstall } from './renderInstall.js';
 export type { InstallRequest, InstallResult } from './renderInstall.js';
 export { renderUpgrade, CRDS_FIRST, HELM_INSTALLED, EXTERNAL_ISSUER, ROTATION_WARNING } from './renderUpgrade.js';
 export type { UpgradeRequest, UpgradeResult } from './renderUpgrade.js';
-export { renderControlPlaneFor, controlPlaneContext, changedObjects, WEBHOOK_SECRETS } from './renderControlPlaneFor.js';
-export type { ControlPlaneRenderInput, InstalledState } from './renderControlPlaneFor.js';
 export { loadStoredValues, OVERRIDES_SECRET } from './loadStoredValues.js';
 export type { StoredValues } from './loadStoredValues.js';
 export type { UpgradeSource } from './upgradeSource.js';
@@ -21,3 +19,5 @@ export type { GatewayApiState, GatewayApiSelection, GatewayApiSwitches } from '.
 export { initializeIdentityCredentials, validateIssuerValues } from './identityCredentials.js';
 export type { CredentialSources, ExternalIssuerData, IdentityCredentials } from './identityCredentials.js';
 export { webhookCredentials } from './webhookCredentials.js';
+export { renderControlPlaneFor, controlPlaneContext, changedObjects, WEBHOOK_SECRETS } from './renderControlPlaneFor.js';
+export type { ControlPlaneRenderInput, InstalledState } from './renderControlPlaneFor.js';
