@@ -15,6 +15,7 @@ interface CommandEntry {
 const COMMANDS: CommandEntry[] = [
   { name: 'check', load: () => import('./commands/check.js') },
   { name: 'completion', load: () => import('./commands/completion.js') },
+  { name: 'image', load: () => import('./commands/image.js') },
   { name: 'inject', load: () => import('./commands/inject.js') },
   { name: 'install', load: () => import('./commands/install.js') },
   { name: 'prune', load: () => import('./commands/prune.js') },
