@@ -16,6 +16,7 @@ const COMMANDS: CommandEntry[] = [
   { name: 'check', load: () => import('./commands/check.js') },
   { name: 'completion', load: () => import('./commands/completion.js') },
   { name: 'inject', load: () => import('./commands/inject.js') },
+  { name: 'identity', load: () => import('./commands/identity.js') },
   { name: 'install', load: () => import('./commands/install.js') },
   { name: 'uninject', load: () => import('./commands/uninject.js') },
   { name: 'version', load: () => import('./commands/version.js') },
