@@ -25,6 +25,9 @@ export function workloadOf(pod: Pod): string {
   if (owner.kind === 'ReplicaSet') {
     const hash = pod.metadata?.labels?.['pod-template-hash'];
     if (hash && owner.name.endsWith(`-${hash}`)) return `deployment/${owner.name.slice(0, -hash.length - 1)}`;
+    // Without the label, a Deployment's ReplicaSet still ends in its template hash.
+    const m = /^(.+)-[a-z0-9]{6,10}$/.exec(owner.name);
+    if (m?.[1]) return `deployment/${m[1]}`;
   }
   return `${owner.kind.toLowerCase()}/${owner.name}`;
 }

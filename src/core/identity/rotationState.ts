@@ -1,6 +1,6 @@
 import { UserError } from '../errors.js';
 import type { KubeSelection } from '../kube/kubeconfig.js';
-import { fingerprintSha256, verifyChain, type x509 } from '../pki/index.js';
+import { fingerprintSha256, type x509 } from '../pki/index.js';
 import { parseGoDuration } from '../values/index.js';
 import { parseBundle } from '../pki/parseBundle.js';
 import { certificateReport, type CertificateReport } from './certificateReport.js';
@@ -78,6 +78,22 @@ export interface RotationFacts {
   inSync: boolean;
 }
 
+/**
+ * The anchor that signed the issuer, by name and signature alone: an expired issuer or anchor
+ * still shows where it belongs (expiry is reported separately), so a rotation can start from
+ * expired certificates.
+ */
+async function signingAnchor(issuer: x509.X509Certificate, bundle: readonly x509.X509Certificate[], sha: readonly string[]): Promise<string | undefined> {
+  for (let i = 0; i < bundle.length; i++) {
+    const anchor = bundle[i];
+    if (anchor === undefined || anchor.subject !== issuer.issuer) continue;
+    if (fingerprintSha256(anchor) === fingerprintSha256(issuer)) return sha[i];
+    const ok = await issuer.verify({ publicKey: anchor.publicKey, signatureOnly: true }).catch(() => false);
+    if (ok) return sha[i];
+  }
+  return undefined;
+}
+
 const trimEq = (a: string | undefined, b: string | undefined) => a !== undefined && b !== undefined && a.trim() === b.trim();
 
 export async function rotationFacts(objects: IdentityObjects, namespace: string, now: Date): Promise<RotationFacts> {
@@ -88,12 +104,7 @@ export async function rotationFacts(objects: IdentityObjects, namespace: string,
   const bundleSha = bundle.map(fingerprintSha256);
   const issuerPem = objects.issuer ? issuerCertificatePem(objects.issuer) : undefined;
   const issuer = issuerPem === undefined ? undefined : parseBundle(issuerPem, `Secret ${namespace}/linkerd-identity-issuer`)[0]?.certificate;
-  let issuerAnchor: string | undefined;
-  if (issuer) {
-    const v = await verifyChain(issuer, [], bundle, now);
-    const top = v.ok ? v.chain[v.chain.length - 1] : undefined;
-    issuerAnchor = top ? fingerprintSha256(top) : undefined;
-  }
+  const issuerAnchor = issuer ? await signingAnchor(issuer, bundle, bundleSha) : undefined;
   let newest: string | undefined;
   let newestAt = -Infinity;
   bundle.forEach((c, i) => {
@@ -108,10 +119,14 @@ export async function rotationFacts(objects: IdentityObjects, namespace: string,
   return { objects, bundleText, bundle, bundleSha, issuer, issuerAnchor, newest, pods, inSync };
 }
 
-/** Pods lacking any of `required` (or whose bundle is unknown), grouped by workload. */
-export function podsLacking(pods: readonly PodTrust[], required: readonly string[]): StaleWorkload[] {
+/**
+ * Pods lacking any of `required`, grouped by workload. A pod whose bundle cannot be read counts
+ * as lacking it unless `unknownTrusts` (the status does not call identity broken on a guess).
+ */
+export function podsLacking(pods: readonly PodTrust[], required: readonly string[], unknownTrusts = false): StaleWorkload[] {
   const groups = new Map<string, StaleWorkload>();
   for (const p of pods) {
+    if (!p.anchors.known && unknownTrusts) continue;
     const missing = p.anchors.known ? required.filter((s) => !(p.anchors as { sha256: string[] }).sha256.includes(s)) : [...required];
     if (p.anchors.known && missing.length === 0) continue;
     const key = `${p.namespace}/${p.workload}`;
@@ -170,7 +185,7 @@ export async function rotationState(facts: RotationFacts, namespace: string, now
 
   const stale = podsNotMatching(facts.pods, bundleSha);
   const staleCount = stale.reduce((n, g) => n + g.pods.length, 0);
-  const untrusting = issuerAnchor === undefined ? [] : podsLacking(facts.pods, [issuerAnchor]);
+  const untrusting = issuerAnchor === undefined ? [] : podsLacking(facts.pods, [issuerAnchor], true);
   const external = scheme === 'kubernetes.io/tls';
   const ext = (cmd: string, instead: string) => (external ? instead : cmd);
 
