@@ -22,8 +22,12 @@ export function register(program: Command): Command {
     .option('-n, --namespace <ns>', 'Namespace of the pod', 'default')
     .option('-l, --selector <selector>', 'Selector (label query) to filter on, supports ‘=’, ‘==’, and ‘!=’')
     .addHelpText('after', `\nSubcommands: ${SUBCOMMANDS.filter((s) => s !== 'help').join(', ')}`);
-  const parseOptions = cmd.parseOptions.bind(cmd);
-  cmd.parseOptions = (argv: string[]) => parseOptions(podsAfterDashDash(argv));
+  // The root command consumes `--` before dispatching, so the rewrite happens at its level.
+  const parseRoot = program.parseOptions.bind(program);
+  program.parseOptions = (argv: string[]) => {
+    const at = argv.indexOf('identity');
+    return parseRoot(at >= 0 && at < argv.indexOf('--') ? podsAfterDashDash(argv) : argv);
+  };
 
   cmd.action(async (pods: string[], flags: Record<string, unknown>) => {
     const globals = resolveGlobals(program);
