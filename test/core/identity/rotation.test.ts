@@ -62,13 +62,15 @@ describe('linkerd identity rotate: a whole rotation on the loopback API server, 
       'Deployment/linkerd-proxy-injector',
       'Secret/linkerd-config-overrides',
     ]);
-    const bundle = String((added.objects.find((o) => o.metadata.name === 'linkerd-identity-trust-roots') as { data: Record<string, string> }).data['ca-bundle.crt']);
+    const roots = added.objects.find((o) => o.metadata.name === 'linkerd-identity-trust-roots');
+    const bundle = String((roots?.data as Record<string, string> | undefined)?.['ca-bundle.crt']);
     expect(parseCertificates(bundle, 'bundle').map((c) => fingerprintSha256(c))).toEqual([oldSha, newSha]);
-    const identity = added.objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'linkerd-identity') as { spec: { template: { metadata: { annotations: Record<string, string> } } } };
-    expect(identity.spec.template.metadata.annotations['linkerd.io/trust-root-sha256']).toBe(sha256Hex(`${bundle}\n`));
+    const identityDeploy = added.objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'linkerd-identity');
+    const digest = (identityDeploy?.spec as { template: { metadata: { annotations: Record<string, string> } } }).template.metadata.annotations['linkerd.io/trust-root-sha256'];
+    expect(digest).toBe(sha256Hex(`${bundle}\n`));
     await validateManifest(added.objects);
     apply(server, added.objects);
-    expect(sha256Hex(controlPlaneAnchors(server))).toBe(identity.spec.template.metadata.annotations['linkerd.io/trust-root-sha256']);
+    expect(sha256Hex(controlPlaneAnchors(server))).toBe(digest);
 
     s = await status(server);
     expect(s.stage).toBe('bundle-distributed');
