@@ -11,3 +11,6 @@ export type { GatewayApiState, GatewayApiSelection, GatewayApiSwitches } from '.
 export { initializeIdentityCredentials } from './identityCredentials.js';
 export type { CredentialSources, ExternalIssuerData, IdentityCredentials } from './identityCredentials.js';
 export { webhookCredentials } from './webhookCredentials.js';
+export { renderControlPlaneFor, controlPlaneContext, changedObjects, WEBHOOK_SECRETS } from './renderControlPlaneFor.js';
+export type { ControlPlaneRenderInput, InstalledState } from './renderControlPlaneFor.js';
+export { storedValues, CONFIG_OVERRIDES, MISSING_OVERRIDES } from './storedValues.js';

@@ -9,6 +9,7 @@ import { healthyCluster, makePki } from '../check/support/clusters.js';
 import { NS, apply, newAnchorFiles, selection, servedCluster, tempDir } from './support.js';
 
 const DAY = 86_400_000;
+const sha256Of = (pem: string) => parseCertificates(pem, 'a').map(fingerprintSha256)[0] ?? '';
 const at = (days: number) => new Date(Date.now() + days * DAY);
 let cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -95,7 +96,7 @@ describe('rotation refusals', () => {
     const step = { selection: selection(server), namespace: NS, force: false };
     await expect(addAnchor({ ...step, trustAnchorFile: next.crt })).rejects.toThrow(/managed outside Linkerd \(identity\.externalCA=true\): add the new anchor in ConfigMap linkerd\/linkerd-identity-trust-roots .* with trust-manager's Bundle/);
     await expect(switchIssuer({ ...step, generate: { trustAnchorKeyFile: next.key } })).rejects.toThrow(/managed outside Linkerd \(scheme kubernetes\.io\/tls\): have cert-manager re-issue Secret linkerd\/linkerd-identity-issuer/);
-    await expect(removeAnchor({ ...step, keep: [fingerprintSha256(parseCertificates(pki.anchor.certPem, 'a')[0]!)] })).rejects.toThrow(/with trust-manager's Bundle/);
+    await expect(removeAnchor({ ...step, keep: [sha256Of(pki.anchor.certPem)] })).rejects.toThrow(/with trust-manager's Bundle/);
     const s = await readRotationState(selection(server), NS);
     expect(s).toMatchObject({ stage: 'steady', scheme: 'kubernetes.io/tls', externalCA: true, issuer: { chainsTo: { ok: true } } });
     const report = await inspectCluster({ selection: selection(server), namespace: NS });

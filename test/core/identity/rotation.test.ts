@@ -17,7 +17,7 @@ import {
 } from './support.js';
 
 const HOUR = 3_600_000;
-const sha = (pem: string) => fingerprintSha256(parseCertificates(pem, 'test')[0]!);
+const sha = (pem: string) => parseCertificates(pem, 'test').map(fingerprintSha256)[0] ?? '';
 const status = (server: ApiServer) => readRotationState(selection(server), NS);
 const kinds = (objects: Array<{ kind: string; metadata: { name?: string } }>) => objects.map((o) => `${o.kind}/${o.metadata.name ?? ''}`).sort();
 
