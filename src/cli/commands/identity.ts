@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { acceptGoBools, addBoolFlag } from '../flags/boolFlags.js';
 import { resolveGlobals } from '../globals.js';
 import { registerRotate } from './identity-rotate.js';
 
@@ -31,7 +32,7 @@ export function register(program: Command): Command {
 
   cmd.action(async (pods: string[], flags: Record<string, unknown>) => {
     const globals = resolveGlobals(program);
-    const { parseFlags, PodIdentityFlags } = await import('../../core/identity/options.js');
+    const { parseFlags, PodIdentityFlags } = await import('../flags/identityFlags.js');
     const opts = parseFlags(PodIdentityFlags, flags);
     const { podIdentities } = await import('../../core/identity/podIdentity.js');
     const { podIdentityText } = await import('../output/identity-pods.js');
@@ -49,7 +50,7 @@ export function register(program: Command): Command {
     .option('--validity <duration>', 'Validity period', '87600h')
     .option('--key-type <type>', 'Key type: ecdsa-p256, rsa-2048 or rsa-4096', 'ecdsa-p256')
     .action(async (flags: Record<string, unknown>) => {
-      const { parseFlags, CreateTrustAnchorFlags } = await import('../../core/identity/options.js');
+      const { parseFlags, CreateTrustAnchorFlags } = await import('../flags/identityFlags.js');
       const opts = parseFlags(CreateTrustAnchorFlags, flags);
       const { createTrustAnchorFiles } = await import('../../core/identity/createCertificates.js');
       const { createdText } = await import('../output/identity-created.js');
@@ -69,7 +70,7 @@ export function register(program: Command): Command {
     .option('--validity <duration>', 'Validity period (cut to the anchor’s)', '8760h')
     .action(async (flags: Record<string, unknown>) => {
       const globals = resolveGlobals(program);
-      const { parseFlags, CreateIssuerFlags } = await import('../../core/identity/options.js');
+      const { parseFlags, CreateIssuerFlags } = await import('../flags/identityFlags.js');
       const opts = parseFlags(CreateIssuerFlags, flags);
       const { createIssuerFiles } = await import('../../core/identity/createCertificates.js');
       const { createdText } = await import('../output/identity-created.js');
@@ -77,16 +78,16 @@ export function register(program: Command): Command {
       process.stderr.write(createdText('issuer', created));
     });
 
-  cmd
+  const inspect = cmd
     .command('inspect')
     .description('Show the certificates of a PEM file, standard input (-) or the cluster (--cluster)')
     .argument('[file]', 'PEM file, or - for standard input')
-    .option('--cluster', 'Inspect the trust roots ConfigMap, the issuer Secret and linkerd-config', false)
     .option('--trust-anchors <file>', 'Also verify each certificate against this bundle')
-    .option('-o, --output <format>', 'Output format: text or json', 'text')
-    .action(async (file: string | undefined, flags: Record<string, unknown>) => {
+    .option('-o, --output <format>', 'Output format: text or json', 'text');
+  addBoolFlag(inspect, '--cluster', 'Inspect the trust roots ConfigMap, the issuer Secret and linkerd-config', { default: false });
+  acceptGoBools(inspect).action(async (file: string | undefined, flags: Record<string, unknown>) => {
       const globals = resolveGlobals(program);
-      const { parseFlags, InspectFlags } = await import('../../core/identity/options.js');
+      const { parseFlags, InspectFlags } = await import('../flags/identityFlags.js');
       const opts = parseFlags(InspectFlags, flags);
       const { inspect } = await import('../../core/identity/inspectRequest.js');
       const report = await inspect({ file, cluster: opts.cluster, trustAnchors: opts.trustAnchors, selection: globals, namespace: globals.linkerdNamespace });

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { UserError } from '../errors.js';
-import { parseGoDuration } from '../values/index.js';
-import { KEY_TYPES } from './createCertificates.js';
+import { UserError } from '../../core/errors.js';
+import { KEY_TYPES } from '../../core/identity/createCertificates.js';
+import { parseGoDuration } from '../../core/values/index.js';
 
 /*
  * The `linkerd identity …` flags as commander hands them over, one schema per subcommand.
