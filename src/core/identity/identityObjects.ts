@@ -1,5 +1,6 @@
 import type { CronJob } from 'kubernetes-types/batch/v1.js';
 import type { ConfigMap, Pod, Secret } from 'kubernetes-types/core/v1.js';
+import { CONTROL_PLANE_NS_LABEL } from '../check/pods.js';
 import { UserError } from '../errors.js';
 import { WEBHOOK_SECRETS, type InstalledState } from '../install/renderControlPlaneFor.js';
 import { CONFIG_OVERRIDES } from '../install/storedValues.js';
@@ -10,7 +11,6 @@ import type { WebhookKey } from '../../../templates/control-plane/index.js';
 
 export const TRUST_ROOTS = 'linkerd-identity-trust-roots';
 export const ISSUER_SECRET = 'linkerd-identity-issuer';
-export const CONTROL_PLANE_NS_LABEL = 'linkerd.io/control-plane-ns';
 
 /** Everything identity state is read from: a fixed number of requests, whatever the pod count. */
 export interface IdentityObjects {

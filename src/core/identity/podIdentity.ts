@@ -5,7 +5,7 @@ import { connectKube, type KubeClient } from '../kube/kubeClient.js';
 import type { KubeSelection } from '../kube/kubeconfig.js';
 import { isNotFound } from '../kube/kubeError.js';
 import { portForward } from '../kube/portForward.js';
-import { PROXY_CONTAINER_NAME } from '../kube/proxyVersion.js';
+import { proxyContainer } from '../check/pods.js';
 import { x509 } from '../pki/index.js';
 
 export interface PodIdentityRequest {
@@ -36,7 +36,7 @@ function identityOf(pod: Pod, env: ReadonlyArray<{ name: string; value?: string 
 }
 
 function adminPortOf(pod: Pod): { port: number; identity: string } {
-  const proxy = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].find((c) => c.name === PROXY_CONTAINER_NAME);
+  const proxy = proxyContainer(pod);
   const port = proxy?.ports?.find((p) => p.name === ADMIN_PORT)?.containerPort;
   if (proxy === undefined || port === undefined) throw new UserError('failed to find linkerd-admin port in linkerd-proxy container for given pod spec');
   return { port, identity: identityOf(pod, proxy.env ?? []) };

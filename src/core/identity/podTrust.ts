@@ -1,8 +1,7 @@
 import type { Pod } from 'kubernetes-types/core/v1.js';
-import { PROXY_CONTAINER_NAME } from '../kube/proxyVersion.js';
+import { TRUST_ANCHORS_ENV, proxyContainer } from '../check/pods.js';
 import { decodeCertificates, fingerprintSha256, sha256Hex } from '../pki/index.js';
 
-export const TRUST_ANCHORS_ENV = 'LINKERD2_PROXY_IDENTITY_TRUST_ANCHORS';
 export const TRUST_ROOT_ANNOTATION = 'linkerd.io/trust-root-sha256';
 
 /** The anchors a pod's proxy was started with: fingerprints, or unknown (a bundle we cannot see). */
@@ -55,8 +54,7 @@ export function podTrustReader(currentBundles: ReadonlyArray<{ text: string; sha
     return hit;
   };
   return (pod) => {
-    const proxy = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].find((c) => c.name === PROXY_CONTAINER_NAME);
-    const env = proxy?.env?.find((e) => e.name === TRUST_ANCHORS_ENV);
+    const env = proxyContainer(pod)?.env?.find((e) => e.name === TRUST_ANCHORS_ENV);
     if (env === undefined) return undefined;
     let anchors: PodAnchors;
     if (env.value !== undefined) {
