@@ -3,8 +3,6 @@ import { acceptGoBools, addBoolFlag } from '../flags/boolFlags.js';
 import { resolveGlobals } from '../globals.js';
 import { registerRotate } from './identity-rotate.js';
 
-const SUBCOMMANDS = ['create-trust-anchor', 'create-issuer', 'inspect', 'rotate', 'help'];
-
 /**
  * `linkerd identity -- rotate` names a pod called `rotate`: after `--` every argument is a pod,
  * so it is given the `pod/` prefix that keeps commander from taking it for a subcommand.
@@ -21,8 +19,7 @@ export function register(program: Command): Command {
     .description('Display the certificate(s) of one or more selected pod(s); create, inspect and rotate identity certificates')
     .argument('[pods...]', 'pods (POD or pod/POD; after -- every argument is a pod, even one named like a subcommand)')
     .option('-n, --namespace <ns>', 'Namespace of the pod', 'default')
-    .option('-l, --selector <selector>', 'Selector (label query) to filter on, supports ‘=’, ‘==’, and ‘!=’')
-    .addHelpText('after', `\nSubcommands: ${SUBCOMMANDS.filter((s) => s !== 'help').join(', ')}`);
+    .option('-l, --selector <selector>', 'Selector (label query) to filter on, supports ‘=’, ‘==’, and ‘!=’');
   // The root command consumes `--` before dispatching, so the rewrite happens at its level.
   const parseRoot = program.parseOptions.bind(program);
   program.parseOptions = (argv: string[]) => {
