@@ -66,6 +66,31 @@ describe('linkerd identity (CLI)', () => {
     expect(added.stderr).toMatch(/^Trust bundle: 1 anchor\(s\) \+ 1 new\.\nNext: apply this manifest/);
   });
 
+  it('inspect --cluster and the rotation refusals, as printed', async () => {
+    const third = await newAnchorFiles(t, 'third');
+    const added = await runCli(['identity', 'rotate', 'add-anchor', '--trust-anchor-file', third.crt, ...kube()]);
+    server.put(...(yaml.loadAll(added.stdout) as object[])); // kubectl apply
+    const cluster = await runCli(['identity', 'inspect', '--cluster', ...kube()]);
+    expect(cluster.code).toBe(0);
+    expect(cluster.stdout).toMatch(/^ConfigMap linkerd\/linkerd-identity-trust-roots \(ca-bundle\.crt\): certificate 1 of 2 /);
+    expect(cluster.stdout).toContain('Secret linkerd/linkerd-identity-issuer (crt.pem): certificate 1 of 1');
+    expect(cluster.stdout).toContain('  Chains to:  CN=root.linkerd.cluster.local');
+    expect(await runCli(['identity', 'inspect', '--cluster', '-L', 'elsewhere', ...kube()])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'Error: Linkerd is not installed in namespace elsewhere: ConfigMap linkerd-config not found\n',
+    });
+    const key = third.key;
+    const refused = await runCli(['identity', 'rotate', 'issuer', '--generate', '--trust-anchor-key', key, ...kube()]);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toMatch(/^Error: \d+ meshed pod\(s\) do not trust the anchor that signs the new issuer yet; restart them first \(or use --force\):\n\* (linkerd|emojivoto)\/\S+\n/);
+    const forced = await runCli(['identity', 'rotate', 'issuer', '--generate', '--trust-anchor-key', key, '--force=true', ...kube()]);
+    expect(forced.code).toBe(0);
+    expect((yaml.loadAll(forced.stdout) as Array<{ metadata: { name: string } }>).map((d) => d.metadata.name)).toContain('linkerd-identity-issuer');
+    expect((await runCli(['identity', 'rotate', 'issuer', '--trust-anchor-key', key, ...kube()])).stderr).toBe('Error: --trust-anchor-key is only used with --generate\n');
+  });
+
   it('an API failing mid-way: one line on stderr and nothing on stdout', async () => {
     const next = await newAnchorFiles(t, 'midway');
     const clear = server.setFault('GET /api/v1/pods', { status: 500, message: 'etcdserver: request timed out' });
