@@ -96,7 +96,8 @@ async function signingAnchor(issuer: x509.X509Certificate, bundle: readonly x509
 
 const trimEq = (a: string | undefined, b: string | undefined) => a !== undefined && b !== undefined && a.trim() === b.trim();
 
-export async function rotationFacts(objects: IdentityObjects, namespace: string, now: Date): Promise<RotationFacts> {
+/** The parsed bundle, issuer and pods; structural only (validity is judged by rotationState). */
+export async function rotationFacts(objects: IdentityObjects, namespace: string): Promise<RotationFacts> {
   const source = `ConfigMap ${namespace}/linkerd-identity-trust-roots`;
   const bundleText = objects.trustRoots?.data?.['ca-bundle.crt'] ?? objects.configAnchors;
   if (bundleText === undefined) throw new UserError(`${source} not found, and linkerd-config has no identityTrustAnchorsPEM`);
@@ -257,7 +258,7 @@ export async function rotationState(facts: RotationFacts, namespace: string, now
 /** `linkerd identity rotate status`: read the cluster, compute the stage. */
 export async function readRotationState(selection: KubeSelection, namespace: string, now = new Date()): Promise<RotationState> {
   const objects = await readIdentityObjects(selection, namespace, { pods: true });
-  return rotationState(await rotationFacts(objects, namespace, now), namespace, now);
+  return rotationState(await rotationFacts(objects, namespace), namespace, now);
 }
 
 /** linkerd's issuanceLifetime (Go duration) in ms; 24h when unreadable. */

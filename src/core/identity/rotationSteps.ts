@@ -64,7 +64,7 @@ interface Context {
 async function load(input: StepInput): Promise<Context> {
   const now = input.now ?? new Date();
   const objects = await readIdentityObjects(input.selection, input.namespace, { pods: true, installed: true });
-  const facts = await rotationFacts(objects, input.namespace, now);
+  const facts = await rotationFacts(objects, input.namespace);
   const values = storedValues(objects.overrides, input.namespace);
   if (!facts.inSync && !input.force) {
     throw new UserError(
