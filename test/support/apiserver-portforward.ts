@@ -37,13 +37,25 @@ export function portForwardHandler(opts: {
     opts.record(req);
     const url = new URL(req.url ?? '/', 'https://127.0.0.1');
     const m = PATH.exec(url.pathname);
-    if (!opts.authorized(req)) return refuse(socket, 401, 'Unauthorized');
-    if (!m?.[1] || !m[2]) return refuse(socket, 404, 'the server could not find the requested resource');
+    if (!opts.authorized(req)) {
+      refuse(socket, 401, 'Unauthorized');
+      return;
+    }
+    if (!m?.[1] || !m[2]) {
+      refuse(socket, 404, 'the server could not find the requested resource');
+      return;
+    }
     const [namespace, pod] = [decodeURIComponent(m[1]), decodeURIComponent(m[2])];
-    if (!opts.podExists(namespace, pod)) return refuse(socket, 404, `pods "${pod}" not found`);
+    if (!opts.podExists(namespace, pod)) {
+      refuse(socket, 404, `pods "${pod}" not found`);
+      return;
+    }
     const ports = (url.searchParams.get('ports') ?? '').split(',').filter((p) => p !== '');
     const port = Number(ports[0]);
-    if (ports.length !== 1 || !Number.isInteger(port) || port < 1 || port > 65535) return refuse(socket, 400, 'exactly one port is served by the test API server');
+    if (ports.length !== 1 || !Number.isInteger(port) || port < 1 || port > 65535) {
+      refuse(socket, 400, 'exactly one port is served by the test API server');
+      return;
+    }
     wss.handleUpgrade(req, socket, head, (ws) => {
       open.add(ws);
       ws.on('close', () => open.delete(ws));
@@ -53,7 +65,10 @@ export function portForwardHandler(opts: {
       const fail = (why: string) => {
         ws.send(Buffer.concat([Buffer.from([1]), Buffer.from(`error forwarding port ${port} to pod ${pod}: ${why}`)]), () => ws.close());
       };
-      if (!where) return fail('nothing listens on that port');
+      if (!where) {
+      fail('nothing listens on that port');
+      return;
+    }
       const upstream = net.connect(where.port, where.host);
       upstream.on('data', (chunk: Buffer) => ws.send(Buffer.concat([Buffer.from([0]), chunk])));
       upstream.on('end', () => ws.close());

@@ -1,4 +1,3 @@
-import type { CronJob } from 'kubernetes-types/batch/v1.js';
 import type { ConfigMap, Pod, Secret } from 'kubernetes-types/core/v1.js';
 import { CONTROL_PLANE_NS_LABEL } from '../check/pods.js';
 import { UserError } from '../errors.js';
@@ -56,8 +55,8 @@ async function read(client: KubeClient, ns: string, o: { pods: boolean; installe
   const facts = configFacts(linkerdConfig);
   const installed: InstalledState | undefined = o.installed
     ? {
-        webhookSecrets: Object.fromEntries(keys.flatMap((k, i) => (webhookSecrets[i] ? [[k, webhookSecrets[i]]] : []))) as Partial<Record<WebhookKey, Secret>>,
-        heartbeat: heartbeat as CronJob | undefined,
+        webhookSecrets: Object.fromEntries(keys.flatMap((k, i) => (webhookSecrets[i] ? [[k, webhookSecrets[i]]] : []))),
+        heartbeat: heartbeat,
       }
     : undefined;
   return {

@@ -72,18 +72,19 @@ async function peerCertificates(client: KubeClient, pod: Pod, port: number, iden
         clearTimeout(timer);
         resolve();
       });
-      socket.once('error', (e) => {
+      socket.once('error', (e: Error) => {
         clearTimeout(timer);
         reject(e instanceof UserError ? e : new UserError(`TLS handshake with ${pod.metadata?.name ?? ''}: ${e.message}`));
       });
     });
     const out: x509.X509Certificate[] = [];
-    let cert: tls.DetailedPeerCertificate | undefined = socket.getPeerCertificate(true);
+    // Node ends the chain with an empty object (no raw), or a self-issued certificate pointing at itself.
+    let cert: Partial<tls.DetailedPeerCertificate> = socket.getPeerCertificate(true);
     const seen = new Set<string>();
-    while (cert?.raw && !seen.has(cert.fingerprint256)) {
+    while (cert.raw !== undefined && cert.fingerprint256 !== undefined && !seen.has(cert.fingerprint256)) {
       seen.add(cert.fingerprint256);
       out.push(new x509.X509Certificate(new Uint8Array(cert.raw)));
-      cert = cert.issuerCertificate;
+      cert = cert.issuerCertificate ?? {};
     }
     return out.filter((c) => c.getExtension(x509.BasicConstraintsExtension)?.ca !== true);
   } finally {

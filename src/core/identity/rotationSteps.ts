@@ -58,7 +58,7 @@ interface Context {
   facts: RotationFacts;
   values: Values;
   now: Date;
-  render: (next: Values) => Promise<RenderedObject[]>;
+  render: (next: Values) => RenderedObject[];
 }
 
 async function load(input: StepInput): Promise<Context> {
@@ -80,7 +80,7 @@ async function load(input: StepInput): Promise<Context> {
     facts,
     values: before,
     now,
-    render: async (next) => changedObjects(baseline, renderControlPlane(next, ctx)),
+    render: (next) => changedObjects(baseline, renderControlPlane(next, ctx)),
   };
 }
 
@@ -121,7 +121,7 @@ export async function addAnchor(input: StepInput & { trustAnchorFile: string }):
     'Next: apply this manifest, restart the control plane (kubectl -n ' + input.namespace + ' rollout restart deploy), then every meshed workload,',
     'and follow `linkerd identity rotate status` until it reports pods-restarted.',
   ];
-  return { objects: await c.render(next), notes };
+  return { objects: c.render(next), notes };
 }
 
 /** The issuer's own chain top within the bundle, or a refusal. */
@@ -200,7 +200,7 @@ export async function switchIssuer(input: IssuerStepInput): Promise<StepResult> 
     'Then restart the control plane and the meshed workloads, so every proxy holds a certificate of the new issuer,',
     'and follow `linkerd identity rotate status` until it reports issuer-switched.',
   ];
-  return { objects: await c.render(next), notes };
+  return { objects: c.render(next), notes };
 }
 
 export interface RemoveAnchorInput extends StepInput {
@@ -264,7 +264,7 @@ export async function removeAnchor(input: RemoveAnchorInput): Promise<StepResult
     `Next: apply this manifest, restart the control plane (kubectl -n ${input.namespace} rollout restart deploy) and the meshed workloads,`,
     'then `linkerd identity rotate status` reports steady once no pod carries the old bundle.',
   ];
-  return { objects: await c.render(next), notes };
+  return { objects: c.render(next), notes };
 }
 
 /** `--generate` with its `--trust-anchor-key`, checked against each other. */

@@ -31,7 +31,7 @@ async function workloadCertificate(pki: Pki): Promise<{ certPem: string; keyPem:
   const cert = await x509.X509CertificateGenerator.create({
     serialNumber: '2a',
     subject: [{ CN: [IDENTITY] }],
-    issuer: issuer!.subjectName,
+    issuer: issuer.subjectName,
     notBefore: new Date(Date.now() - 60_000),
     notAfter: new Date(Date.now() + 86_400_000),
     publicKey: keys.publicKey,

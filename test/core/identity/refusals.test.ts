@@ -88,8 +88,8 @@ describe('rotation refusals', () => {
     const b64 = (s: string) => Buffer.from(s).toString('base64');
     const server = await served([
       ...cluster.objects,
-      { apiVersion: 'v1', kind: 'Secret', type: 'kubernetes.io/tls', metadata: { name: 'linkerd-identity-issuer', namespace: NS }, data: { 'tls.crt': b64(pki.issuer.certPem), 'tls.key': b64(pki.issuer.keyPem), 'ca.crt': b64(pki.anchor.certPem) } } as StoredObject,
-      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'linkerd-identity-trust-roots', namespace: NS }, data: { 'ca-bundle.crt': pki.anchor.certPem.trim() } } as StoredObject,
+      { apiVersion: 'v1', kind: 'Secret', type: 'kubernetes.io/tls', metadata: { name: 'linkerd-identity-issuer', namespace: NS }, data: { 'tls.crt': b64(pki.issuer.certPem), 'tls.key': b64(pki.issuer.keyPem), 'ca.crt': b64(pki.anchor.certPem) } },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'linkerd-identity-trust-roots', namespace: NS }, data: { 'ca-bundle.crt': pki.anchor.certPem.trim() } },
     ]);
     const t = temp();
     const next = await newAnchorFiles(t, 'n');

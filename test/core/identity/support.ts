@@ -65,7 +65,7 @@ interface ProxyEnv {
  */
 export function restartMeshedPods(server: ApiServer, at: Date): void {
   const config = server.objects('v1', 'ConfigMap', NS).find((c) => c.metadata.name === 'linkerd-identity-trust-roots');
-  const bundle = String((config?.data as Record<string, string> | undefined)?.['ca-bundle.crt'] ?? '');
+  const bundle = (config?.data as Record<string, string> | undefined)?.['ca-bundle.crt'] ?? '';
   const pods = server.objects('v1', 'Pod');
   const restarted: StoredObject[] = [];
   for (const pod of pods) {
@@ -88,9 +88,9 @@ export function restartMeshedPods(server: ApiServer, at: Date): void {
 /** linkerd-config's `identityTrustAnchorsPEM`, exactly (what the control-plane pods' digest is of). */
 export function controlPlaneAnchors(server: ApiServer): string {
   const cm = server.objects('v1', 'ConfigMap', NS).find((c) => c.metadata.name === 'linkerd-config');
-  const text = String((cm?.data as Record<string, string> | undefined)?.values ?? '');
+  const text = (cm?.data as Record<string, string> | undefined)?.values ?? '';
   // The values are YAML written by js-yaml; parse with it.
-  return String((yaml.load(text) as { identityTrustAnchorsPEM?: string }).identityTrustAnchorsPEM ?? '');
+  return (yaml.load(text) as { identityTrustAnchorsPEM?: string }).identityTrustAnchorsPEM ?? '';
 }
 
 
