@@ -2,7 +2,7 @@ import type { ConfigMap, Pod, Secret } from 'kubernetes-types/core/v1.js';
 import { CONTROL_PLANE_NS_LABEL } from '../check/pods.js';
 import { UserError } from '../errors.js';
 import { WEBHOOK_SECRETS, type InstalledState } from '../install/renderControlPlaneFor.js';
-import { CONFIG_OVERRIDES } from '../install/storedValues.js';
+import { OVERRIDES_SECRET } from '../install/loadStoredValues.js';
 import { connectKube, type KubeClient } from '../kube/kubeClient.js';
 import type { KubeSelection } from '../kube/kubeconfig.js';
 import { LINKERD_CONFIG, parseLinkerdConfigValues } from '../kube/linkerdConfig.js';
@@ -47,7 +47,7 @@ async function read(client: KubeClient, ns: string, o: { pods: boolean; installe
     client.find('configmaps', TRUST_ROOTS, ns),
     client.find('configmaps', LINKERD_CONFIG, ns),
     client.find('secrets', ISSUER_SECRET, ns),
-    client.find('secrets', CONFIG_OVERRIDES, ns),
+    client.find('secrets', OVERRIDES_SECRET, ns),
     o.pods ? client.list('pods', { labelSelector: CONTROL_PLANE_NS_LABEL }) : Promise.resolve([]),
     o.installed ? Promise.all(keys.map((k) => client.find('secrets', WEBHOOK_SECRETS[k], ns))) : Promise.resolve([]),
     o.installed ? client.find('cronjobs', 'linkerd-heartbeat', ns) : Promise.resolve(undefined),

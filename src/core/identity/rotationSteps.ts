@@ -2,7 +2,8 @@ import { renderControlPlane, type RenderedObject } from '../../../templates/cont
 import { UserError } from '../errors.js';
 import { readBoundedFile } from '../files/readBoundedText.js';
 import { changedObjects, controlPlaneContext } from '../install/renderControlPlaneFor.js';
-import { storedValues } from '../install/storedValues.js';
+import { loadStoredValues } from '../install/loadStoredValues.js';
+import { HELM_INSTALLED } from '../install/renderUpgrade.js';
 import type { KubeSelection } from '../kube/kubeconfig.js';
 import {
   CLOCK_SKEW_ALLOWANCE_MS,
@@ -65,7 +66,9 @@ async function load(input: StepInput): Promise<Context> {
   const now = input.now ?? new Date();
   const objects = await readIdentityObjects(input.selection, input.namespace, { pods: true, installed: true });
   const facts = await rotationFacts(objects, input.namespace);
-  const values = storedValues(objects.overrides, input.namespace);
+  // upgrade's values: chart defaults + the stored overrides (a Helm install has none)
+  if (objects.overrides === undefined) throw new UserError(HELM_INSTALLED);
+  const { values } = loadStoredValues(objects.overrides);
   if (!facts.inSync && !input.force) {
     throw new UserError(
       'linkerd-config and ConfigMap linkerd-identity-trust-roots hold different anchors: apply the previous step’s manifest in full first (or use --force)',

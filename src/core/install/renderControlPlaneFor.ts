@@ -27,6 +27,8 @@ export interface ControlPlaneRenderInput {
   now: Date;
   /** Reuse the cluster's webhook certificates and heartbeat schedule instead of new ones. */
   installed?: InstalledState;
+  /** Webhook credentials already being generated (install starts them while it builds the identity chain). */
+  webhookCredentials?: Promise<Partial<Record<WebhookKey, Credentials>>>;
 }
 
 function credentialsOf(secret: Secret | undefined): Credentials | undefined {
@@ -48,7 +50,7 @@ export async function controlPlaneContext(input: Omit<ControlPlaneRenderInput, '
       return c ? [[key, c]] : [];
     }),
   ) as Partial<Record<WebhookKey, Credentials>>;
-  const generated = await webhookCredentials(input.values, input.namespace, input.now);
+  const generated = await (input.webhookCredentials ?? webhookCredentials(input.values, input.namespace, input.now));
   const creds: Partial<Record<WebhookKey, Credentials>> = {};
   for (const key of Object.keys(generated) as WebhookKey[]) creds[key] = installed[key] ?? generated[key];
   return {

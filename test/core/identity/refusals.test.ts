@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { inspectCluster } from '../../../src/core/identity/inspect.js';
 import { readRotationState } from '../../../src/core/identity/rotationState.js';
 import { addAnchor, removeAnchor, switchIssuer } from '../../../src/core/identity/rotationSteps.js';
-import { MISSING_OVERRIDES } from '../../../src/core/install/storedValues.js';
+import { HELM_INSTALLED } from '../../../src/core/install/renderUpgrade.js';
 import { createTrustAnchor, createWebhookCert, fingerprintSha256, generateEcdsaP256Key, parseCertificates } from '../../../src/core/pki/index.js';
 import { startApiServer, type ApiServer, type StoredObject } from '../../support/apiserver.js';
 import { healthyCluster, makePki } from '../check/support/clusters.js';
@@ -72,7 +72,7 @@ describe('rotation refusals', () => {
     const server = await served(cluster.objects.filter((o) => o.metadata.name !== 'linkerd-config-overrides'));
     const t = temp();
     const next = await newAnchorFiles(t, 'n');
-    await expect(addAnchor({ selection: selection(server), namespace: NS, force: false, trustAnchorFile: next.crt })).rejects.toThrow(MISSING_OVERRIDES);
+    await expect(addAnchor({ selection: selection(server), namespace: NS, force: false, trustAnchorFile: next.crt })).rejects.toThrow(HELM_INSTALLED);
     expect((await readRotationState(selection(server), NS)).stage).toBe('steady');
   });
 
