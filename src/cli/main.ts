@@ -15,9 +15,13 @@ interface CommandEntry {
 const COMMANDS: CommandEntry[] = [
   { name: 'check', load: () => import('./commands/check.js') },
   { name: 'completion', load: () => import('./commands/completion.js') },
+  { name: 'image', load: () => import('./commands/image.js') },
   { name: 'inject', load: () => import('./commands/inject.js') },
   { name: 'install', load: () => import('./commands/install.js') },
+  { name: 'prune', load: () => import('./commands/prune.js') },
   { name: 'uninject', load: () => import('./commands/uninject.js') },
+  { name: 'uninstall', load: () => import('./commands/uninstall.js') },
+  { name: 'upgrade', load: () => import('./commands/upgrade.js') },
   { name: 'version', load: () => import('./commands/version.js') },
 ];
 
