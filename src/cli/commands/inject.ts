@@ -67,6 +67,7 @@ export function register(program: Command): Command {
     const globals = resolveGlobals(program);
     const paint = await painterFor(process.stderr);
     const { runInject, isVerbatimError } = await import('../../core/inject/index.js');
+    const { injectText, printTransform } = await import('../output/inject.js');
     try {
       const result = await runInject({
         inputs: files,
@@ -75,8 +76,6 @@ export function register(program: Command): Command {
         flags: readSetFlags(cmd, GROUPS),
         debugSidecar: opts.enableDebugSidecar,
         closeWaitTimeout: opts.closeWaitTimeout,
-        verbose: globals.verbose,
-        glyphs: { ok: paint.green('√'), warn: paint.yellow('‼') },
         base: {
           ignoreCluster: opts.ignoreCluster,
           controlPlaneNamespace: globals.linkerdNamespace,
@@ -86,9 +85,8 @@ export function register(program: Command): Command {
           cniEnabled: cmd.getOptionValueSource('linkerdCniEnabled') === 'cli' ? Boolean(opts.linkerdCniEnabled) : undefined,
         },
       });
-      process.stdout.write(result.stdout);
-      process.stderr.write(result.stderr);
-      process.exitCode = result.exitCode;
+      const text = injectText(result, { verbose: globals.verbose, glyphs: { ok: paint.green('√'), warn: paint.yellow('‼') } });
+      process.exitCode = await printTransform(result, text, process.stdout, process.stderr);
     } catch (e) {
       // linkerd's cluster pre-checks print their own text, without the `Error: ` prefix.
       if (!isVerbatimError(e)) throw e;

@@ -5,6 +5,7 @@ import { columnOf, dashOffset, lineStartOf } from './style.js';
 import { UserError } from '../errors.js';
 import { deepEqual } from '../values/tree.js';
 import { toPlain } from './positions.js';
+import type { ManifestSource } from './sources.js';
 
 /*
  * Edits one parsed document through the yaml Document API and writes the result back as the user's
@@ -86,18 +87,20 @@ export class DocEditor {
   /** Something was added before the snapshot: the edits cannot cancel out. */
   private addedFirst = false;
 
+  private readonly text: string;
+
   constructor(
     readonly doc: Document,
-    private readonly text: string,
+    /** The text the document was parsed from, its name and line offset (for errors). */
+    private readonly source: ManifestSource,
     readonly region: DocRegion,
     /** The document's layout, measured only when lines must be written. */
     private readonly styleOf: () => BlockStyle,
     /** False for documents without source positions (JSON input): only the model is edited. */
     private readonly positional = true,
-    /** The input's name, for errors. */
-    private readonly sourceName = '',
   ) {
-    this.nl = text.slice(region.start, region.end).includes('\r\n') ? '\r\n' : '\n';
+    this.text = source.text;
+    this.nl = this.text.slice(region.start, region.end).includes('\r\n') ? '\r\n' : '\n';
   }
 
   private styleMemo: BlockStyle | undefined;
@@ -192,8 +195,8 @@ export class DocEditor {
     return found.value;
   }
 
-  private where(node?: unknown): { name: string; text: string; offset: number } {
-    return { name: this.sourceName, text: this.text, offset: rangeOf(node)?.[0] ?? this.region.start };
+  private where(node?: unknown): { name: string; text: string; offset: number; lineOffset?: number } {
+    return { name: this.source.name, text: this.text, offset: rangeOf(node)?.[0] ?? this.region.start, lineOffset: this.source.lineOffset };
   }
 
   /** The mapping at `path` under `root`, every alias on the way replaced by a private copy. */

@@ -18,7 +18,7 @@ export interface StreamOutput {
 }
 
 function plainOf(d: ManifestDoc, stream: ManifestStream): unknown {
-  return toPlain(d.doc, { name: stream.source.name, text: stream.source.text, offset: d.region.start });
+  return toPlain(d.doc, { ...stream.source, offset: d.region.start });
 }
 
 export function renderStream(stream: ManifestStream, editors: ReadonlyArray<DocEditor | undefined>, format: OutputFormat): StreamOutput {
