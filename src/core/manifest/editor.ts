@@ -1,40 +1,37 @@
 import { Pair, Scalar, YAMLMap, YAMLSeq, isAlias, isMap, isNode, isScalar, isSeq, visit, type Document, type Node } from 'yaml';
-import { itemsLines, mapLines, pairLines, type BlockStyle } from './emit.js';
+import type { BlockStyle } from './emit.js';
+import { keyOf } from './keys.js';
 import { scalarStyle } from './scalars.js';
-import { columnOf, dashOffset, lineStartOf } from './style.js';
 import { UserError } from '../errors.js';
 import { deepEqual } from '../values/tree.js';
 import { toPlain } from './positions.js';
 import type { ManifestSource } from './sources.js';
+import { arrange } from './patch/arrange.js';
+import { dealiased } from './patch/dealiased.js';
+import { FALLBACK, hadNoValue, type FallbackReason } from './patch/fallback.js';
+import { TextLayout } from './patch/layout.js';
+import { mapAdditions } from './patch/mapAdditions.js';
+import { rangeOf, type Collection, type EditLog, type Patch, type PatchResult, type Tombstone } from './patch/patch.js';
+import { removedItems, removedKeys } from './patch/removals.js';
+import { replacedScalars } from './patch/replacements.js';
+import { seqAdditions } from './patch/seqAdditions.js';
+
+export { keyOf } from './keys.js';
+export { FALLBACK } from './patch/fallback.js';
+export type { FallbackReason } from './patch/fallback.js';
 
 /*
  * Edits one parsed document through the yaml Document API and writes the result back as the user's
  * own text with only the edited lines changed.
  *
  * Every operation changes the Document (so reads, toJS and JSON output see the new state) and is
- * remembered against the original node positions. When the document is written, the operations
- * become text patches: added lines rendered in the document's own layout, removed lines cut out,
- * replaced scalars swapped in place. Everything else — comments, quoting, anchors, blank lines,
- * odd spacing — stays byte for byte. Shapes a line patch cannot express safely (a non-empty flow
- * collection, an edit through an alias, a key sharing its line) make the document fall back to the
- * yaml library's own stringifier, which still keeps comments, order, quoting and anchors.
+ * remembered against the original node positions (the EditLog). When the document is written, one
+ * patcher per kind of edit (patch/*.ts) turns them into text patches: added lines rendered in the
+ * document's own layout, removed lines cut out, replaced scalars swapped in place. Everything else —
+ * comments, quoting, anchors, blank lines, odd spacing — stays byte for byte. Shapes a patch cannot
+ * express safely (patch/fallback.ts names each) make the document fall back to the yaml library's
+ * own stringifier, which still keeps comments, order, quoting and anchors.
  */
-
-type Collection = YAMLMap | YAMLSeq;
-
-interface Patch {
-  start: number;
-  end: number;
-  text: string;
-  order: number;
-  /** Column of inserted lines: at one offset, what goes into a nested collection comes first. */
-  col?: number;
-}
-
-interface Tombstone {
-  pair: Pair;
-  index: number;
-}
 
 export interface DocRegion {
   /** Offset of the document's first byte in the stream text (its `---`, or 0 for the first). */
@@ -47,17 +44,6 @@ export interface DocRegion {
 export class ManifestShapeError extends UserError {}
 
 
-export function keyOf(pair: Pair): string {
-  const k = pair.key;
-  if (isScalar(k)) return String(k.value);
-  return String(k);
-}
-
-function rangeOf(node: unknown): [number, number, number] | undefined {
-  const r = isNode(node) ? node.range : undefined;
-  return r ?? undefined;
-}
-
 /** A scalar node styled like the lines we emit (used when the library stringifies). */
 function scalarNode(value: string): Scalar {
   const s = new Scalar(value);
@@ -65,22 +51,20 @@ function scalarNode(value: string): Scalar {
   return s;
 }
 
-export class DocEditor {
+export class DocEditor implements EditLog {
   /** True once any operation changed the document. */
   changed = false;
-  private fallbackReason: string | undefined;
+  private fallbackReason: FallbackReason | undefined;
   private readonly nl: string;
-  private readonly origItems = new Map<Collection, unknown[]>();
-  private readonly appended = new Map<YAMLMap, Pair[]>();
-  /** New pairs placed before an existing key rather than at the end. */
-  private readonly placedBefore = new Map<Pair, Pair>();
-  private readonly replaced = new Set<Pair>();
-  private readonly tombstones = new Map<YAMLMap, Map<string, Tombstone>>();
-  private readonly seqInserts = new Map<YAMLSeq, { start: unknown[]; end: unknown[] }>();
-  private readonly deletedItems = new Set<Node>();
-  private readonly parents = new WeakMap<object, { map: YAMLMap; pair: Pair }>();
-  /** Private copies that replaced aliases, written out in full where the alias was. */
-  private readonly dealiased: Array<{ copy: Collection; alias: Node; keyStart: number | undefined }> = [];
+  readonly origItems = new Map<Collection, unknown[]>();
+  readonly appended = new Map<YAMLMap, Pair[]>();
+  readonly placedBefore = new Map<Pair, Pair>();
+  readonly replaced = new Set<Pair<unknown, Scalar>>();
+  readonly tombstones = new Map<YAMLMap, Map<string, Tombstone>>();
+  readonly seqInserts = new Map<YAMLSeq, { start: unknown[]; end: unknown[] }>();
+  readonly deletedItems = new Set<Node>();
+  readonly parents = new WeakMap<object, { map: YAMLMap; pair: Pair }>();
+  readonly dealiased: Array<{ copy: Collection; alias: Node; keyStart: number | undefined }> = [];
   /** The document as plain data before the first change. */
   private before: unknown;
   private snapshotted = false;
@@ -111,7 +95,7 @@ export class DocEditor {
   }
 
   /** Why the document must be re-stringified by the library, if it must. */
-  get fallback(): string | undefined {
+  get fallback(): FallbackReason | undefined {
     return this.fallbackReason;
   }
 
@@ -241,7 +225,7 @@ export class DocEditor {
     return this.positional && rangeOf(node) !== undefined;
   }
 
-  private fail(reason: string): void {
+  private fail(reason: FallbackReason): void {
     this.fallbackReason ??= reason;
   }
 
@@ -282,7 +266,7 @@ export class DocEditor {
       },
       Alias: (_key, node) => {
         // An alias as a sequence item or a key: written by the library instead.
-        if (node.source === anchor) this.fail('an edited anchor is used as a sequence item or key');
+        if (node.source === anchor) this.fail(FALLBACK.anchorUsedAsItemOrKey);
         return undefined;
       },
     });
@@ -328,7 +312,7 @@ export class DocEditor {
       this.snapshot();
       this.touch(parent);
       found.pair.value = fresh;
-      this.fail(`"${key}" had no value`);
+      this.fail(hadNoValue(key));
       this.changed = true;
       this.parents.set(fresh, { map: parent, pair: found.pair });
       return fresh;
@@ -360,7 +344,7 @@ export class DocEditor {
       this.snapshot();
       this.touch(map);
       map.items.splice(Math.min(tomb.index, map.items.length), 0, tomb.pair);
-      this.tombstones.get(map)!.delete(key);
+      this.tombstones.get(map)?.delete(key);
       pair = tomb.pair;
       this.changed = true;
     }
@@ -376,12 +360,12 @@ export class DocEditor {
     if (isScalar(v) && this.original(v)) {
       v.value = value;
       v.type = scalarStyle(value);
-      if (this.original(pair.key)) this.replaced.add(pair);
-      else this.fail('a replaced value has no position');
+      // A value with a position is in the text, and so is its key.
+      this.replaced.add(pair as Pair<unknown, Scalar>);
       return;
     }
     pair.value = scalarNode(value);
-    if (this.original(pair.key)) this.fail('a non-scalar value was replaced by a string');
+    if (this.original(pair.key)) this.fail(FALLBACK.nonScalarReplaced);
   }
 
   /** Removes `key`; true if it was there. */
@@ -445,8 +429,7 @@ export class DocEditor {
    */
   pruneEmpty(coll: Collection, stop: YAMLMap): void {
     let c: Collection | undefined = coll;
-    while (c && c !== stop && c.items.length === 0 && this.origItems.has(c)) {
-      const before = this.origItems.get(c)!;
+    for (let before = c && this.origItems.get(c); c && before && c !== stop && c.items.length === 0; before = c && this.origItems.get(c)) {
       const emptiedByUs = before.length > 0 || !this.original(c);
       const parent = this.parents.get(c);
       if (!emptiedByUs || !parent) return;
@@ -495,7 +478,9 @@ export class DocEditor {
       // `{a: b}` stays `{a: b}` in documents written that way.
       flowCollectionPadding: !/[{[][^\s\]}]/.test(region),
     });
-    return this.nl === '\n' ? s : s.replace(/\n/g, this.nl);
+    // The library drops a byte-order mark; the input's stays where it was.
+    const bom = region.startsWith('\ufeff') && !s.startsWith('\ufeff') ? '\ufeff' : '';
+    return bom + (this.nl === '\n' ? s : s.replace(/\n/g, this.nl));
   }
 
   /**
@@ -533,198 +518,34 @@ export class DocEditor {
     });
   }
 
-  private lineStart(offset: number): number {
-    return lineStartOf(this.text, offset);
-  }
-
-  private endOfLine(offset: number): number {
-    if (offset > 0 && this.text[offset - 1] === '\n') return offset;
-    const i = this.text.indexOf('\n', offset);
-    return i < 0 ? this.text.length : i + 1;
-  }
-
-  private firstOnLine(offset: number): boolean {
-    return /^[ \t]*$/.test(this.text.slice(this.lineStart(offset), offset));
-  }
-
-  private insertion(at: number, lines: string[]): string {
-    if (at === 0 || this.text[at - 1] === '\n') return lines.map((l) => l + this.nl).join('');
-    return this.nl + lines.join(this.nl);
-  }
-
-  private valueEnd(pair: Pair): number {
-    return rangeOf(pair.value)?.[1] ?? rangeOf(pair.key)![1];
-  }
-
-  /** The column the keys of a flow collection's parent key sit at, for turning `{}` into a block. */
-  private parentKeyColumn(c: Collection): number | undefined {
-    const parent = this.parents.get(c);
-    const k = parent && rangeOf(parent.pair.key);
-    return k ? columnOf(this.text, k[0]) : undefined;
-  }
-
-  /** Replaces an empty flow collection (`{}`/`[]`) with block lines. */
-  private flowToBlock(c: Collection, lines: (col: number) => string[], order: number): Patch | undefined {
-    const r = rangeOf(c);
-    const keyCol = this.parentKeyColumn(c);
-    if (!r || keyCol === undefined) return undefined;
-    let start = r[0];
-    while (start > 0 && this.text[start - 1] === ' ') start--;
-    const col = keyCol + (isSeq(c) ? this.style.seqIndent : this.style.indent);
-    return { start, end: r[1], text: this.nl + lines(col).join(this.nl), order };
-  }
-
   private patches(): Patch[] | undefined {
-    const out: Patch[] = [];
-    let order = 0;
-    const fail = (why: string): undefined => {
-      this.fail(why);
-      return undefined;
-    };
-
-    for (const [map, tombs] of this.tombstones) {
-      if (map.flow) return fail('removed from a flow mapping');
-      for (const { pair } of tombs.values()) {
-        const k = rangeOf(pair.key)![0];
-        if (!this.firstOnLine(k)) return fail('a removed key shares its line');
-        out.push({ start: this.lineStart(k), end: this.endOfLine(this.valueEnd(pair)), text: '', order: order++ });
-      }
+    const layout = new TextLayout(this.text, this.nl, this.region.start);
+    let n = 0;
+    const order = () => n++;
+    const all: Patch[] = [];
+    const steps: Array<() => PatchResult> = [
+      () => removedKeys(this, layout, order),
+      () => removedItems(this, layout, order),
+      () => replacedScalars(this, layout, order),
+      () => mapAdditions(this, this, layout, order),
+      () => seqAdditions(this, this, layout, order),
+      () => dealiased(this, this, layout, order),
+    ];
+    for (const step of steps) {
+      const r = step();
+      if (!Array.isArray(r)) return this.failed(r.fallback);
+      all.push(...r);
     }
-
-    for (const item of this.deletedItems) {
-      const r = rangeOf(item)!;
-      const dash = dashOffset(this.text, r[0]);
-      if (dash < 0 || !this.firstOnLine(dash)) return fail('a removed item shares its line');
-      out.push({ start: this.lineStart(dash), end: this.endOfLine(r[1]), text: '', order: order++ });
-    }
-
-    for (const pair of this.replaced) {
-      const v = pair.value as Scalar;
-      const r = rangeOf(v)!;
-      const inline = scalarStyle(String(v.value)) === 'BLOCK_LITERAL' ? undefined : renderInline(String(v.value));
-      if (inline === undefined || this.text.slice(r[0], r[1]).includes('\n')) return fail('a replaced value spans lines');
-      out.push({ start: r[0], end: r[1], text: inline, order: order++ });
-    }
-
-    for (const [map, added] of this.appended) {
-      const live = added.filter((p) => map.items.includes(p));
-      if (live.length === 0) continue;
-      const lines = (list: Pair[], col: number) => list.flatMap((p) => pairLines(keyOf(p), this.plain(p.value), col, this.style));
-      const before = (this.origItems.get(map) ?? []) as Pair[];
-      const placed = map.flow ? [] : live.filter((p) => this.placedBefore.has(p));
-      for (const p of placed) {
-        const k = rangeOf(this.placedBefore.get(p)!.key)![0];
-        if (!this.firstOnLine(k)) return fail('added before a key that shares its line');
-        const col = columnOf(this.text, k);
-        const at = this.prependPoint(k, col);
-        out.push({ start: at, end: at, text: this.insertion(at, lines([p], col)), order: order++, col });
-      }
-      const rest = live.filter((p) => !placed.includes(p));
-      if (rest.length === 0) continue;
-      const render = (col: number) => lines(rest, col);
-      if (map.flow) {
-        if (before.length > 0) return fail('added to a flow mapping');
-        const p = this.flowToBlock(map, render, order++);
-        if (!p) return fail('added to a flow mapping without a key');
-        out.push(p);
-        continue;
-      }
-      const first = before[0];
-      const last = before[before.length - 1];
-      const k = first && rangeOf(first.key);
-      if (!k || (!this.firstOnLine(k[0]) && !this.isItemStart(k[0]))) return fail('added to a mapping without a block layout');
-      const at = this.endOfLine(this.valueEnd(last));
-      const col = columnOf(this.text, k[0]);
-      out.push({ start: at, end: at, text: this.insertion(at, render(col)), order: order++, col });
-    }
-
-    for (const [seq, ins] of this.seqInserts) {
-      const all = [...ins.start, ...ins.end];
-      if (all.length === 0) continue;
-      const before = this.origItems.get(seq) ?? [];
-      if (seq.flow) {
-        if (before.length > 0) return fail('added to a flow sequence');
-        const p = this.flowToBlock(seq, (col) => itemsLines(all, col, this.style), order++);
-        if (!p) return fail('added to a flow sequence without a key');
-        out.push(p);
-        continue;
-      }
-      const first = rangeOf(before[0]);
-      const last = rangeOf(before[before.length - 1]);
-      if (!first || !last) return fail('added to a sequence without positions');
-      const dash = dashOffset(this.text, first[0]);
-      if (dash < 0 || !this.firstOnLine(dash)) return fail('added to a sequence without a block layout');
-      const sameLine = this.text.lastIndexOf('\n', first[0]) < dash;
-      const style = { ...this.style, itemPad: isMap(before[0]) && sameLine ? first[0] - dash : this.style.itemPad };
-      const col = columnOf(this.text, dash);
-      if (ins.start.length > 0) {
-        const at = this.prependPoint(dash, col);
-        out.push({ start: at, end: at, text: this.insertion(at, itemsLines(ins.start, col, style)), order: order++, col });
-      }
-      if (ins.end.length > 0) {
-        const at = this.endOfLine(last[1]);
-        // Items are deeper than their sequence's key even when the dashes are not indented.
-        out.push({ start: at, end: at, text: this.insertion(at, itemsLines(ins.end, col, style)), order: order++, col: col + 0.5 });
-      }
-    }
-
-    for (const { copy, alias, keyStart } of this.dealiased) {
-      const r = rangeOf(alias);
-      if (!r || keyStart === undefined) return fail('an alias without a key was replaced');
-      const plain = this.plain(copy);
-      const keyCol = columnOf(this.text, keyStart);
-      let start = r[0];
-      while (start > 0 && this.text[start - 1] === ' ') start--;
-      const lines = isSeq(copy) ? itemsLines(plain as unknown[], keyCol + this.style.seqIndent, this.style) : mapLinesOf(plain, keyCol + this.style.indent, this.style);
-      const text = lines.length === 0 ? (isSeq(copy) ? ' []' : ' {}') : this.nl + lines.join(this.nl);
-      out.push({ start, end: r[1], text, order: order++ });
-    }
-
-    // Edits inside a removed range are moot; what is left must not overlap.
-    const deletions = out.filter((p) => p.end > p.start && p.text === '');
-    const inside = (p: Patch, d: Patch) =>
-      p.start === p.end ? d.start < p.start && p.start < d.end : d.start <= p.start && p.end <= d.end;
-    const kept = out.filter((p) => !deletions.some((d) => d !== p && inside(p, d)));
-    kept.sort(
-      (a, b) => a.start - b.start || Number(a.end > a.start) - Number(b.end > b.start) || (b.col ?? 0) - (a.col ?? 0) || a.order - b.order,
-    );
-    for (let i = 1; i < kept.length; i++) {
-      if (kept[i].start < kept[i - 1].end) return fail('edits overlap');
-    }
-    return kept;
+    const arranged = arrange(all);
+    return Array.isArray(arranged) ? arranged : this.failed(arranged.fallback);
   }
 
-  /** A key that starts a sequence item's mapping (`- name: x`) may share its line with the dash. */
-  private isItemStart(offset: number): boolean {
-    const dash = dashOffset(this.text, offset);
-    return dash >= 0 && this.firstOnLine(dash) && this.text.lastIndexOf('\n', offset) < dash;
+  private failed(reason: FallbackReason): undefined {
+    this.fail(reason);
+    return undefined;
   }
-
-  /** Before a line (a sequence's first item, a key), and before comment lines directly above it (they belong to it). */
-  private prependPoint(offset: number, col: number): number {
-    let at = this.lineStart(offset);
-    while (at > this.region.start) {
-      const prevStart = this.lineStart(at - 1);
-      const line = this.text.slice(prevStart, at);
-      const indent = line.length - line.trimStart().length;
-      if (!line.trimStart().startsWith('#') || indent < col) break;
-      at = prevStart;
-    }
-    return at;
-  }
-}
-
-function mapLinesOf(plain: unknown, col: number, style: BlockStyle): string[] {
-  return mapLines((plain ?? {}) as Parameters<typeof mapLines>[0], col, style);
 }
 
 function isPairLike(v: unknown): boolean {
   return v instanceof Pair;
-}
-
-function renderInline(v: string): string | undefined {
-  const style = scalarStyle(v);
-  if (style === 'PLAIN') return v;
-  if (style === 'QUOTE_DOUBLE') return JSON.stringify(v);
-  return undefined;
 }

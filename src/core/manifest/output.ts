@@ -55,6 +55,8 @@ export class ManifestOutput {
     this.parts.push(text);
     this.inMemory += text.length;
     if (this.inMemory > this.memoryLimit) this.spill();
+    // Many small documents (or bare separators) as one string, not a million small ones.
+    else if (this.parts.length >= 1024) this.parts = [this.parts.join('')];
   }
 
   private spill(): void {

@@ -1,0 +1,24 @@
+import { isSeq } from 'yaml';
+import { itemsLines, mapLines } from '../emit.js';
+import { FALLBACK } from './fallback.js';
+import type { TextLayout } from './layout.js';
+import { fallback, rangeOf, type EditLog, type Patch, type PatchResult, type PatchTarget } from './patch.js';
+
+type PlainMap = Parameters<typeof mapLines>[0];
+
+/** An alias that was edited through: its private copy written out in full where the alias was. */
+export function dealiased(log: EditLog, target: PatchTarget, layout: TextLayout, order: () => number): PatchResult {
+  const out: Patch[] = [];
+  for (const { copy, alias, keyStart } of log.dealiased) {
+    const r = rangeOf(alias);
+    if (!r || keyStart === undefined) return fallback(FALLBACK.aliasWithoutKeyReplaced);
+    const plain = target.plain(copy);
+    const keyCol = layout.column(keyStart);
+    const lines = isSeq(copy)
+      ? itemsLines(plain as unknown[], keyCol + target.style.seqIndent, target.style)
+      : mapLines((plain ?? {}) as PlainMap, keyCol + target.style.indent, target.style);
+    const text = lines.length === 0 ? (isSeq(copy) ? ' []' : ' {}') : layout.nl + lines.join(layout.nl);
+    out.push({ start: layout.backOverSpaces(r[0]), end: r[1], text, order: order() });
+  }
+  return out;
+}
