@@ -86,8 +86,8 @@ interface NamespaceFacts {
   workloadNamespaces: Set<string>;
 }
 
-/** Only a document naming a Namespace or a List can hold a Namespace object. */
-const MAY_HOLD_NAMESPACE = /\b(?:namespace|list)\b/i;
+/** Only a document with `kind: Namespace` or `kind: List` in it (any quoting, any case) can hold a Namespace object. */
+const MAY_HOLD_NAMESPACE = /\bkind["']?\s*:\s*["']?(?:namespace|list)\b/i;
 
 /**
  * A first pass over the inputs for what --manual needs before the first workload: the input's own
@@ -96,7 +96,7 @@ const MAY_HOLD_NAMESPACE = /\b(?:namespace|list)\b/i;
  */
 async function namespaceFacts(inputs: readonly ManifestInput[], fallback: string, withWorkloads: boolean): Promise<NamespaceFacts> {
   const facts: NamespaceFacts = { annotations: new Map(), workloadNamespaces: new Set() };
-  const wanted = withWorkloads ? undefined : (text: string) => MAY_HOLD_NAMESPACE.test(text) && /\bkind\b/.test(text);
+  const wanted = withWorkloads ? undefined : (text: string) => MAY_HOLD_NAMESPACE.test(text);
   for (const input of inputs) {
     for await (const stream of inputStreams(input, wanted)) {
       for (const { obj } of roots(stream)) {
