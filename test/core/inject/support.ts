@@ -60,7 +60,7 @@ export interface InjectOptions {
 export async function inject(inputs: string[], o: InjectOptions = {}): Promise<CommandResult> {
   const flags: SetFlag[] = Object.entries(o.flags ?? {}).map(([name, value]) => ({ name, value }));
   const req: InjectRequest = {
-    inputs: inputs.map((i) => (i === '-' || /^https?:/.test(i) ? i : path.join(ROOT, i))),
+    inputs: inputs.map((i) => (i === '-' || /^https?:/.test(i) || path.isAbsolute(i) ? i : path.join(ROOT, i))),
     manual: o.manual ?? false,
     output: o.output ?? 'auto',
     flags,
@@ -82,7 +82,7 @@ export async function inject(inputs: string[], o: InjectOptions = {}): Promise<C
 
 export async function uninject(inputs: string[], o: { output?: 'auto' | 'yaml' | 'json'; stdin?: string } = {}): Promise<CommandResult> {
   const result = await runUninject({
-    inputs: inputs.map((i) => (i === '-' ? i : path.join(ROOT, i))),
+    inputs: inputs.map((i) => (i === '-' || path.isAbsolute(i) ? i : path.join(ROOT, i))),
     output: o.output ?? 'auto',
     readers: { stdin: async () => Buffer.from(o.stdin ?? '') },
   });
