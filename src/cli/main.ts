@@ -91,6 +91,11 @@ export function reportError(e: unknown, verbose: boolean): number {
     return e.exitCode;
   }
   if (isUserError(e)) {
+    // The real CLI's own texts (install's and inject's cluster pre-checks) print as they are.
+    if (e.verbatim) {
+      process.stderr.write(e.message);
+      return e.exitCode;
+    }
     process.stderr.write(`Error: ${e.message}\n`);
     if (e.hint) process.stderr.write(`${e.hint}\n`);
     if (verbose && e.stack) process.stderr.write(`${e.stack}\n`);
