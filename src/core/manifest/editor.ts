@@ -1,6 +1,6 @@
 import { Pair, Scalar, YAMLMap, YAMLSeq, isAlias, isMap, isNode, isScalar, isSeq, visit, type Document, type Node } from 'yaml';
 import type { BlockStyle } from './emit.js';
-import { keyOf } from './keys.js';
+import { isMergePair, keyOf } from './keys.js';
 import { scalarStyle } from './scalars.js';
 import { UserError } from '../errors.js';
 import { deepEqual } from '../values/tree.js';
@@ -14,9 +14,10 @@ import { mapAdditions } from './patch/mapAdditions.js';
 import { rangeOf, type Collection, type EditLog, type Patch, type PatchResult, type Tombstone } from './patch/patch.js';
 import { removedItems, removedKeys } from './patch/removals.js';
 import { replacedScalars } from './patch/replacements.js';
+import { realiased } from './patch/realiased.js';
 import { seqAdditions } from './patch/seqAdditions.js';
 
-export { keyOf } from './keys.js';
+export { isMergePair, keyOf } from './keys.js';
 export { FALLBACK } from './patch/fallback.js';
 export type { FallbackReason } from './patch/fallback.js';
 
@@ -212,10 +213,13 @@ export class DocEditor implements EditLog {
     const m = map && this.getMap(map, key);
     const out: Record<string, string> = {};
     if (!m) return out;
+    const text = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+    // Keys merged in (`<<: *labels`) first: the mapping's own keys win over them.
     for (const p of m.items) {
-      const v = this.plain(p.value);
-      out[keyOf(p)] = v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+      const merged = isMergePair(p) ? this.plain(p.value) : undefined;
+      if (merged && typeof merged === 'object' && !Array.isArray(merged)) for (const [k, v] of Object.entries(merged)) out[k] = text(v);
     }
+    for (const p of m.items) if (!isMergePair(p)) out[keyOf(p)] = text(this.plain(p.value));
     return out;
   }
 
@@ -329,6 +333,25 @@ export class DocEditor implements EditLog {
    */
   ensureMap(parent: YAMLMap, key: string, before?: string): YAMLMap {
     return this.ensureCollection(parent, key, () => new YAMLMap(), isMap, 'mapping', before);
+  }
+
+  /**
+   * Like ensureMap, for a map of strings (labels, annotations) about to get new keys. An alias
+   * stays an alias: the keys go beside it under a merge key (`<<: *labels`), so the anchor is not
+   * expanded, and removing them again gives back the alias (see patch/realiased.ts).
+   */
+  ensureStringMap(parent: YAMLMap, key: string, before?: string): YAMLMap {
+    const pair = this.findPair(parent, key);
+    const alias = pair?.value;
+    if (!pair || !isAlias(alias) || !isMap(alias.resolve(this.doc)) || !this.original(pair.key)) return this.ensureMap(parent, key, before);
+    this.snapshot();
+    const merged = new YAMLMap();
+    merged.items.push(new Pair(new Scalar('<<'), alias));
+    pair.value = merged;
+    this.dealiased.push({ copy: merged, alias, keyStart: rangeOf(pair.key)?.[0] });
+    this.parents.set(merged, { map: parent, pair });
+    this.changed = true;
+    return merged;
   }
 
   /** The sequence under `key`, created (at the end of `parent`) when missing. */
@@ -530,6 +553,7 @@ export class DocEditor implements EditLog {
       () => mapAdditions(this, this, layout, order),
       () => seqAdditions(this, this, layout, order),
       () => dealiased(this, this, layout, order),
+      () => realiased(this, layout, order),
     ];
     for (const step of steps) {
       const r = step();

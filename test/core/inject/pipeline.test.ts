@@ -25,6 +25,18 @@ describe('uninject(inject --manual x) is x, byte for byte', () => {
     expect(back).toBe(x);
   });
 
+  it('keeps an alias an alias: the proxy labels go beside it under a merge key, and leave again', async () => {
+    const x =
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels: &labels {app: web}\nspec:\n  selector:\n    matchLabels: *labels\n' +
+      '  template:\n    metadata:\n      labels: *labels\n    spec:\n      containers:\n      - name: app\n        image: nginx\n';
+    const { injected, back } = await roundTrip(x);
+    expect(injected).toContain('      labels:\n        <<: *labels\n        linkerd.io/control-plane-ns: linkerd\n');
+    expect(injected).toContain('    matchLabels: *labels\n');
+    expect(back).toBe(x);
+    // Re-injecting the output changes nothing.
+    expect((await inject(['-'], { manual: true, stdin: injected })).stdout).toBe(injected);
+  });
+
   it('keeps a byte-order mark, also where the yaml library writes the document', async () => {
     const block = `\ufeff${DEPLOY('\n        app: web')}`;
     expect((await roundTrip(block)).back).toBe(block);

@@ -10,6 +10,8 @@ export interface Patch {
   order: number;
   /** Column of inserted lines: at one offset, what goes into a nested collection comes first. */
   col?: number;
+  /** A replacement that supersedes every edit inside its range (as a removal does). */
+  covers?: boolean;
 }
 
 export type Collection = YAMLMap | YAMLSeq;
