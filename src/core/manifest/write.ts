@@ -62,15 +62,3 @@ export function renderStream(stream: ManifestStream, editors: ReadonlyArray<DocE
   const yaml = present.map((d) => new Document(plainOf(d, stream)).toString({ lineWidth: 0, indentSeq: false }) + '---\n');
   return { text: yaml.join(''), format: target };
 }
-
-/** Joins the outputs of several inputs into one stream kubectl can read. */
-export function joinOutputs(outputs: readonly StreamOutput[]): string {
-  let out = '';
-  for (const o of outputs) {
-    if (o.text === '') continue;
-    if (out !== '' && !out.endsWith('\n')) out += '\n';
-    if (out !== '' && o.format === 'yaml' && !/^(\ufeff)?---/.test(o.text) && !/---\r?\n$/.test(out)) out += '---\n';
-    out += o.text;
-  }
-  return out;
-}
