@@ -399,6 +399,7 @@ export class DocEditor implements EditLog {
     this.touch(map);
     const [pair] = map.items.splice(index, 1);
     this.changed = true;
+    if (!pair) return false;
     if (this.original(pair.key)) {
       const tombs = this.tombstones.get(map) ?? new Map<string, Tombstone>();
       tombs.set(key, { pair, index });

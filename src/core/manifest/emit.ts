@@ -56,7 +56,7 @@ function itemLines(item: Plain, col: number, style: BlockStyle, out: string[]): 
     const start = out.length;
     mapLines(item, contentCol, style, out);
     // The first entry shares the dash's line.
-    out[start] = dash + pad(style.itemPad - 1) + out[start].slice(contentCol);
+    out[start] = dash + pad(style.itemPad - 1) + (out[start] ?? '').slice(contentCol);
     return;
   }
   if (Array.isArray(item) && item.length > 0) {
@@ -133,11 +133,12 @@ export function sortKeysDeep<T>(v: T): T {
   if (!isPlainMap(v)) return v;
   const keys = Object.keys(v);
   let same = true;
-  for (let i = 0; i < keys.length; i++) {
-    if ((i > 0 && keys[i - 1] > keys[i]) || v[keys[i]] === undefined) same = false;
-  }
+  keys.forEach((k, i) => {
+    const prev = keys[i - 1];
+    if ((prev !== undefined && prev > k) || v[k] === undefined) same = false;
+  });
   const children = keys.map((k) => sortKeysDeep(v[k]));
-  if (same && children.every((c, i) => c === v[keys[i]])) return v;
+  if (same && keys.every((k, i) => children[i] === v[k])) return v;
   const order = keys.map((k, i) => [k, children[i]] as const).sort((a, b) => byteOrder(a[0], b[0]));
   const out: PlainMap = {};
   for (const [k, c] of order) if (c !== undefined) out[k] = c;
