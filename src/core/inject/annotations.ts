@@ -311,7 +311,8 @@ export interface AnnotationProblem {
 /** The value an annotation set holds for a row, its stable key first. */
 export function annotationValue(row: AnnotationRow, annotations: Readonly<Record<string, string>>): { key: string; value: string } | undefined {
   for (const key of [row.key, ...(row.aliases ?? [])]) {
-    if (Object.prototype.hasOwnProperty.call(annotations, key)) return { key, value: annotations[key] };
+    const value = Object.prototype.hasOwnProperty.call(annotations, key) ? annotations[key] : undefined;
+    if (value !== undefined) return { key, value };
   }
   return undefined;
 }

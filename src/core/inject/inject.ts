@@ -90,7 +90,7 @@ const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Sets string entries of a map in key order (existing keys keep their place). */
 function setAll(ed: DocEditor, map: YAMLMap, entries: ReadonlyMap<string, string>): void {
-  for (const key of [...entries.keys()].sort(byKey)) ed.setString(map, key, entries.get(key)!);
+  for (const [key, value] of [...entries].sort(([a], [b]) => byKey(a, b))) ed.setString(map, key, value);
 }
 
 const PROBES = ['livenessProbe', 'readinessProbe', 'startupProbe'] as const;
@@ -299,7 +299,8 @@ class Injector {
     const podMeta = ed.ensureMap(tmpl, 'metadata', 'spec');
     setAll(ed, ed.ensureStringMap(podMeta, 'annotations'), add);
     setAll(ed, ed.ensureStringMap(podMeta, 'labels'), new Map(Object.entries(meta.labels)));
-    addSidecar(ed, ed.editMap(tmpl, 'spec')!, parts);
+    const specMap = ed.editMap(tmpl, 'spec');
+    if (specMap) addSidecar(ed, specMap, parts);
     return true;
   }
 }

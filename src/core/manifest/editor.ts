@@ -14,6 +14,7 @@ import { mapAdditions } from './patch/mapAdditions.js';
 import { rangeOf, type Collection, type EditLog, type Patch, type PatchResult, type Tombstone } from './patch/patch.js';
 import { removedItems, removedKeys } from './patch/removals.js';
 import { replacedScalars } from './patch/replacements.js';
+import { libraryText } from './patch/library.js';
 import { realiased } from './patch/realiased.js';
 import { seqAdditions } from './patch/seqAdditions.js';
 
@@ -491,55 +492,8 @@ export class DocEditor implements EditLog {
 
   /** The document as the yaml library writes it, in the document's indentation. */
   libraryText(): string {
-    this.materialize();
-    this.unflowEditedPath();
-    const region = this.text.slice(this.region.start, this.region.end);
-    const s = this.doc.toString({
-      indent: this.style.indent,
-      indentSeq: this.style.seqIndent > 0,
-      lineWidth: 0,
-      minContentWidth: 0,
-      // `{a: b}` stays `{a: b}` in documents written that way.
-      flowCollectionPadding: !/[{[][^\s\]}]/.test(region),
-    });
-    // The library drops a byte-order mark; the input's stays where it was.
-    const bom = region.startsWith('\ufeff') && !s.startsWith('\ufeff') ? '\ufeff' : '';
-    return bom + (this.nl === '\n' ? s : s.replace(/\n/g, this.nl));
-  }
-
-  /**
-   * A flow collection cannot hold block ones: what we changed, and everything above it, is written
-   * in block style; untouched flow collections beside it keep their style.
-   */
-  private unflowEditedPath(): void {
     const edited: Collection[] = [...this.origItems.keys(), ...this.dealiased.map((d) => d.copy)];
-    if (edited.length === 0) return;
-    for (const start of edited) {
-      for (let c: Collection | undefined = start; c; c = this.parents.get(c)?.map) c.flow = false;
-    }
-    if (isMap(this.doc.contents) || isSeq(this.doc.contents)) this.doc.contents.flow = false;
-  }
-
-  /** Plain data we inserted becomes nodes styled like the lines we would have written. */
-  private materialize(): void {
-    const toNode = (v: unknown): unknown => {
-      if (isNode(v) || isPairLike(v)) return v;
-      const node = this.doc.createNode(v);
-      visit(node, {
-        Scalar: (_k, s) => {
-          if (typeof s.value === 'string') s.type = scalarStyle(s.value);
-        },
-      });
-      return node;
-    };
-    visit(this.doc, {
-      Seq: (_k, seq) => {
-        seq.items = seq.items.map(toNode);
-      },
-      Pair: (_k, pair) => {
-        pair.value = toNode(pair.value);
-      },
-    });
+    return libraryText(this.doc, { region: this.text.slice(this.region.start, this.region.end), style: this.style, nl: this.nl, edited, parents: this.parents });
   }
 
   private patches(): Patch[] | undefined {
@@ -569,8 +523,4 @@ export class DocEditor implements EditLog {
     this.fail(reason);
     return undefined;
   }
-}
-
-function isPairLike(v: unknown): boolean {
-  return v instanceof Pair;
 }
