@@ -98,13 +98,24 @@ function fsError(op: string, p: string, e: unknown): UserError {
   return new UserError(`${op} ${p}: ${why}`);
 }
 
+/** Bytes decoded per chunk. */
+const CHUNK_BYTES = 1 << 16;
+
+/**
+ * Input held as bytes (stdin, a URL's body): checked whole now, so a bad input is refused before
+ * anything else, and decoded a chunk at a time when read, so its text is never held whole.
+ */
 function memoryInput(name: string, bytes: Uint8Array): ManifestInput {
-  const text = decodeManifest(name, bytes);
+  decodeManifest(name, bytes);
   return {
     name,
     // eslint-disable-next-line @typescript-eslint/require-await -- the shape every input shares
     chunks: async function* () {
-      yield text;
+      const decoder = new ManifestDecoder(name);
+      for (let at = 0; at < bytes.length; at += CHUNK_BYTES) {
+        const text = decoder.decode(bytes.subarray(at, at + CHUNK_BYTES), at + CHUNK_BYTES >= bytes.length);
+        if (text !== '') yield text;
+      }
     },
   };
 }
