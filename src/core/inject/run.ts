@@ -8,6 +8,7 @@ import { deprecationWarnings, type SetFlag } from '../values/flags.js';
 import { clusterNamespaceAnnotations, resolveBaseValues, type BaseValuesOptions } from './baseValues.js';
 import { injectStream, type InjectSettings } from './inject.js';
 import { NAMESPACE_KIND, workloadKind } from './kinds.js';
+import { objectNodes } from './objects.js';
 import type { DocReport, ReportNote } from './report.js';
 import { proxySettings } from './settings.js';
 import { uninjectStream } from './uninject.js';
@@ -66,10 +67,7 @@ function roots(stream: ManifestStream): Root[] {
   const out: Root[] = [];
   for (const d of stream.docs) {
     if (!isMap(d.doc.contents)) continue;
-    const kind = String(d.doc.get('kind') ?? '').toLowerCase();
-    const items = kind === 'list' ? d.doc.get('items') : undefined;
-    const nodes = items && typeof items === 'object' && 'items' in items ? (items as { items: unknown[] }).items : [d.doc.contents];
-    for (const n of nodes) if (isMap(n)) out.push({ doc: d.doc, obj: { kind: n.get('kind'), metadata: n.get('metadata') } });
+    for (const n of objectNodes(d.doc.contents)) if (isMap(n)) out.push({ doc: d.doc, obj: { kind: n.get('kind'), metadata: n.get('metadata') } });
   }
   return out;
 }

@@ -1,4 +1,5 @@
 import { Document, LineCounter, isAlias, isNode, parseAllDocuments, visit, type DocumentOptions, type ParseOptions, type SchemaOptions } from 'yaml';
+import { firstLine } from '../errors.js';
 import { positionError } from './positions.js';
 import { DocEditor, type DocRegion } from './editor.js';
 import { DEFAULT_STYLE } from './emit.js';
@@ -48,10 +49,6 @@ const YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
     ),
 };
 
-function firstLine(message: string): string {
-  return (message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
-}
-
 /** Documents kubectl would see: anything but `---` lines, `...` lines and whitespace. */
 function hasContent(text: string): boolean {
   return text.split(/\r?\n/).some((l) => l.trim() !== '' && !/^(---|\.\.\.)(\s.*)?$/.test(l));
@@ -74,7 +71,7 @@ export function parseYamlStream(source: ManifestSource): ManifestStream {
     const err = doc.errors[0];
     if (err) {
       const pos = err.linePos?.[0] ?? where(err.pos[0]);
-      throw positionError(name, pos.line + lines, pos.col, firstLine(err.message));
+      throw positionError(name, pos.line + lines, pos.col, firstLine(err).replace(/ at line \d+, column \d+:?$/, ''));
     }
     // Without a `*` in its text a document has no alias to check.
     if (text.slice(doc.range[0], doc.range[2]).includes('*')) checkAliases(doc, name, (o) => { const p = where(o); return { line: p.line + lines, col: p.col }; });
