@@ -2,10 +2,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { LINKERD_BIN, REPO_ROOT } from './cli.js';
 
-const PRELOAD = fileURLToPath(new URL('./peak-rss.cjs', import.meta.url));
+const PRELOAD = new URL('./peak-rss.mjs', import.meta.url).href;
 
 export interface PeakRun {
   code: number;
@@ -20,7 +19,7 @@ export function runCliPeakRss(args: string[]): Promise<PeakRun> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'l5d-rss-'));
   const file = path.join(dir, 'rss');
   return new Promise<PeakRun>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--require', PRELOAD, LINKERD_BIN, ...args], {
+    const child = spawn(process.execPath, ['--import', PRELOAD, LINKERD_BIN, ...args], {
       cwd: REPO_ROOT,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, CI: 'true', PEAK_RSS_FILE: file },
       stdio: ['ignore', 'ignore', 'pipe'],

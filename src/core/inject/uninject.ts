@@ -52,8 +52,8 @@ function removeNamed(ed: DocEditor, tmpl: YAMLMap, key: string, names: ReadonlyS
   const seq = spec && ed.getSeq(spec, key);
   const match = (item: unknown) => names.has(nameOf(ed, item) ?? '');
   if (!seq || !seq.items.some(match)) return 0;
-  const editSpec = ed.editMap(tmpl, 'spec');
-  const editable = editSpec && ed.editSeq(editSpec, key);
+  const editableSpec = ed.editMap(tmpl, 'spec');
+  const editable = editableSpec && ed.editSeq(editableSpec, key);
   if (!editable) return 0;
   const n = ed.removeItems(editable, match);
   if (n > 0) out.emptied.push({ coll: editable, stop: tmpl });
@@ -79,8 +79,7 @@ export function stripMetadata(ed: DocEditor, owner: YAMLMap, stop: YAMLMap, out:
   const editableMeta = ed.editMap(owner, 'metadata');
   if (!editableMeta) return;
   const remove = (key: string, keys: string[]): number => {
-    if (keys.length === 0) return 0;
-    const m = ed.editMap(editableMeta, key);
+    const m = keys.length === 0 ? undefined : ed.editMap(editableMeta, key);
     if (!m) return 0;
     const n = keys.filter((k) => ed.deleteKey(m, k)).length;
     if (n > 0) out.emptied.push({ coll: m, stop });

@@ -200,7 +200,7 @@ export class DocEditor implements EditLog {
     const found = this.value(map, key);
     const v = found?.value;
     if (!isScalar(v) || v.value === null || v.value === undefined) return undefined;
-    return typeof v.value === 'object' ? undefined : String(v.value);
+    return typeof v.value === 'string' || typeof v.value === 'number' || typeof v.value === 'boolean' || typeof v.value === 'bigint' ? String(v.value) : undefined;
   }
 
   /** A node (or value we added) as plain data, aliases resolved with a bound on their expansion. */
@@ -214,7 +214,7 @@ export class DocEditor implements EditLog {
     const m = map && this.getMap(map, key);
     const out: Record<string, string> = {};
     if (!m) return out;
-    const text = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+    const text = (v: unknown): string => (typeof v === 'string' ? v : v === null || v === undefined ? '' : JSON.stringify(v));
     // Keys merged in (`<<: *labels`) first: the mapping's own keys win over them.
     for (const p of m.items) {
       const merged = isMergePair(p) ? this.plain(p.value) : undefined;
@@ -395,12 +395,12 @@ export class DocEditor implements EditLog {
   /** Removes `key`; true if it was there. */
   deleteKey(map: YAMLMap, key: string): boolean {
     const index = map.items.findIndex((p) => keyOf(p) === key);
-    if (index < 0) return false;
+    const pair = map.items[index];
+    if (pair === undefined) return false;
     this.snapshot();
     this.touch(map);
-    const [pair] = map.items.splice(index, 1);
+    map.items.splice(index, 1);
     this.changed = true;
-    if (!pair) return false;
     if (this.original(pair.key)) {
       const tombs = this.tombstones.get(map) ?? new Map<string, Tombstone>();
       tombs.set(key, { pair, index });
@@ -453,13 +453,15 @@ export class DocEditor implements EditLog {
    * including) `stop` — so removing what injection added also removes the keys it created.
    */
   pruneEmpty(coll: Collection, stop: YAMLMap): void {
-    let c: Collection | undefined = coll;
-    for (let before = c && this.origItems.get(c); c && before && c !== stop && c.items.length === 0; before = c && this.origItems.get(c)) {
+    let c: Collection = coll;
+    let before = this.origItems.get(c);
+    while (c !== stop && c.items.length === 0 && before) {
       const emptiedByUs = before.length > 0 || !this.original(c);
       const parent = this.parents.get(c);
       if (!emptiedByUs || !parent) return;
       if (!this.deleteKey(parent.map, keyOf(parent.pair))) return;
       c = parent.map;
+      before = this.origItems.get(c);
     }
   }
 
@@ -512,15 +514,15 @@ export class DocEditor implements EditLog {
     ];
     for (const step of steps) {
       const r = step();
-      if (!Array.isArray(r)) return this.failed(r.fallback);
+      if (!Array.isArray(r)) {
+        this.fail(r.fallback);
+        return undefined;
+      }
       all.push(...r);
     }
     const arranged = arrange(all);
-    return Array.isArray(arranged) ? arranged : this.failed(arranged.fallback);
-  }
-
-  private failed(reason: FallbackReason): undefined {
-    this.fail(reason);
+    if (Array.isArray(arranged)) return arranged;
+    this.fail(arranged.fallback);
     return undefined;
   }
 }

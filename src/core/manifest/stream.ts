@@ -126,7 +126,7 @@ function splitJsonValues(text: string): Array<[number, number]> | undefined {
   let i = 0;
   const n = text.length;
   while (i < n) {
-    while (i < n && /\s|\ufeff/.test(text[i] ?? '')) i++;
+    while (i < n && /\s|\ufeff/.test(text.charAt(i))) i++;
     if (i >= n) break;
     if (text[i] !== '{' && text[i] !== '[') return undefined;
     const start = i;
@@ -154,8 +154,7 @@ function splitJsonValues(text: string): Array<[number, number]> | undefined {
 }
 
 function jsonIndentOf(chunk: string): string | number {
-  const m = /\n([ \t]+)\S/.exec(chunk);
-  const indent = m?.[1];
+  const indent = /\n([ \t]+)\S/.exec(chunk)?.[1];
   if (indent === undefined) return 0;
   return indent.startsWith('\t') ? '\t' : indent.length;
 }
