@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { isUserError } from '../core/errors.js';
 import { addGlobalFlags, resolveGlobals } from './globals.js';
+import { useCobraHelp } from './help/cobraHelp.js';
 
 /**
  * A subcommand is registered only when it runs (or when help lists them all), so start-up
@@ -43,7 +44,14 @@ export function buildProgram(): Command {
     .showSuggestionAfterError(true)
     .configureOutput({ outputError: (str, write) => write(str.replace(/^error: /, 'Error: ')) })
     .exitOverride();
+  useCobraHelp(program);
   addGlobalFlags(program);
+  // Bare `linkerd` is a request for help, as cobra answers a command with no Run: stdout, exit 0.
+  program.action(() => {
+    program.outputHelp();
+  });
+  // An action on the root turns commander's implicit `help [command]` off; cobra has it.
+  program.helpCommand(true);
   // Like the real CLI's PersistentPreRunE: the namespace is validated before any command runs.
   program.hook('preAction', () => {
     resolveGlobals(program);
@@ -73,7 +81,7 @@ export async function main(argv: string[]): Promise<void> {
 
   if (wanted && !entry && !['help'].includes(wanted)) {
     const { runPlugin } = await import('./plugin.js');
-    process.exitCode = await runPlugin(args);
+    process.exitCode = await runPlugin(args, [...COMMANDS.map((c) => c.name), 'help'].sort());
     return;
   }
 

@@ -1,10 +1,11 @@
+import { unknownCommandText } from './help/unknownCommand.js';
 import { spawnSync } from 'node:child_process';
 
 /**
  * Unknown subcommands run `linkerd-<name>` from PATH with the remaining arguments,
- * as the real CLI's extension mechanism does.
+ * as the real CLI's extension mechanism does; without one, cobra's unknown-command error.
  */
-export async function runPlugin(args: string[]): Promise<number> {
+export async function runPlugin(args: string[], commandNames: readonly string[]): Promise<number> {
   const [name, ...rest] = args;
   if (name.startsWith('-')) {
     process.stderr.write('Cannot accept flags before Linkerd extension name\n');
@@ -12,7 +13,7 @@ export async function runPlugin(args: string[]): Promise<number> {
   }
   const res = spawnSync(`linkerd-${name}`, rest, { stdio: 'inherit' });
   if (res.error) {
-    process.stderr.write(`Error: unknown command "${name}" for "linkerd"\nRun 'linkerd --help' for usage.\n`);
+    process.stderr.write(unknownCommandText(name, 'linkerd', commandNames));
     return 1;
   }
   if (res.status !== 0) return 1;

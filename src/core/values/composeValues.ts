@@ -1,8 +1,8 @@
-import { type FlagContext, type SetFlag, applyFlags } from './flags.js';
+import { type FlagContext, type SetFlag, applyFlags, firstInvalidFlag, invalidFlagValue } from './flags.js';
 import { type OverrideSources, buildOverrides, combineOverlays, mergeValues, parseSetArgs } from './merge.js';
 import { type Values, ValuesSchema } from './schema.js';
 import type { Tree } from './tree.js';
-import { formatIssues } from './validateValues.js';
+import { formatIssues, issueReason } from './validateValues.js';
 import { UserError } from '../errors.js';
 
 /*
@@ -44,6 +44,11 @@ export function composeValues(src: ValueSources): ComposedValues {
   const merged = mergeValues(withFlags, overrides);
   const result = ValuesSchema.safeParse(merged);
   if (result.success) return { values: result.data, overrides };
+  const flagsAlone = ValuesSchema.safeParse(withFlags);
+  if (!flagsAlone.success) {
+    const culprit = firstInvalidFlag(src.base, src.flags ?? [], (v) => ValuesSchema.safeParse(v).success, src.flagContext);
+    if (culprit) throw invalidFlagValue(culprit, issueReason(flagsAlone.error.issues, withFlags));
+  }
   for (const layer of namedLayers(src)) {
     const alone = mergeValues(withFlags, layer.overlay());
     const check = ValuesSchema.safeParse(alone);
