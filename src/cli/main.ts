@@ -73,6 +73,13 @@ export async function main(argv: string[]): Promise<void> {
     throw e;
   });
   const args = argv.slice(2);
+  if (args[0] === '__complete') {
+    // What the completion scripts run on TAB: candidates for the words typed so far.
+    const [{ complete }, { completionSources }] = await Promise.all([import('./completion/complete.js'), import('./completion/sources.js')]);
+    const candidates = await complete(await loadAllCommands(), args.slice(1), completionSources);
+    process.stdout.write(candidates.map((c) => `${c}\n`).join(''));
+    return;
+  }
   const program = buildProgram();
   const wanted = firstPositional(args);
   const entry = COMMANDS.find((c) => c.name === wanted || c.aliases?.includes(wanted ?? ''));
