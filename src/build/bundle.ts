@@ -18,6 +18,9 @@ const common: BuildOptions = {
   target: 'node20',
   mainFields: ['module', 'main'],
   minify: true,
+  // Read only when a --verbose stack trace is printed (src/cli/output/stackTrace.ts), so
+  // start-up pays nothing; esbuild chains tsc's maps, so frames point at the TypeScript.
+  sourcemap: 'linked',
   logLevel: 'warning',
   // 0.6 s to import; loaded only for exec/auth-provider/proxy kubeconfig users.
   external: ['@kubernetes/client-node'],

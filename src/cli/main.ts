@@ -38,6 +38,12 @@ function firstPositional(args: string[]): string | undefined {
   return undefined;
 }
 
+/** `--verbose` (or `--verbose=true`) among the flags, before any `--`. */
+function isVerbose(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).some((a) => a === '--verbose' || a === '--verbose=true');
+}
+
 export function buildProgram(): Command {
   const program = new Command('linkerd')
     .description('linkerd manages the Linkerd service mesh.')
@@ -80,6 +86,11 @@ export async function main(argv: string[]): Promise<void> {
     process.stdout.write(candidates.map((c) => `${c}\n`).join(''));
     return;
   }
+  const verbose = isVerbose(args);
+  if (verbose) {
+    const [{ observeRequests }, { requestLogLine }] = await Promise.all([import('../core/kube/requestLog.js'), import('./output/requestLog.js')]);
+    observeRequests((r) => process.stderr.write(requestLogLine(r)));
+  }
   const program = buildProgram();
   const wanted = firstPositional(args);
   const entry = COMMANDS.find((c) => c.name === wanted || c.aliases?.includes(wanted ?? ''));
@@ -95,12 +106,13 @@ export async function main(argv: string[]): Promise<void> {
   try {
     await program.parseAsync(argv);
   } catch (e) {
-    process.exitCode = reportError(e, args.includes('--verbose'));
+    process.exitCode = await reportError(e, verbose);
   }
 }
 
 /** The one error path: one line on stderr, a stack trace only with --verbose. */
-export function reportError(e: unknown, verbose: boolean): number {
+export async function reportError(e: unknown, verbose: boolean): Promise<number> {
+  const stackOf = async (err: Error) => (await import('./output/stackTrace.js')).sourceMappedStack(err.stack ?? String(err));
   if (e instanceof CommanderError) {
     // commander already printed its message (help and version exit 0)
     return e.exitCode;
@@ -113,12 +125,12 @@ export function reportError(e: unknown, verbose: boolean): number {
     }
     process.stderr.write(`Error: ${e.message}\n`);
     if (e.hint) process.stderr.write(`${e.hint}\n`);
-    if (verbose && e.stack) process.stderr.write(`${e.stack}\n`);
+    if (verbose && e.stack) process.stderr.write(`${await stackOf(e)}\n`);
     return e.exitCode;
   }
   const err = e instanceof Error ? e : new Error(String(e));
   process.stderr.write(`Error: ${err.message}\n`);
-  if (verbose) process.stderr.write(`${err.stack}\n`);
+  if (verbose) process.stderr.write(`${await stackOf(err)}\n`);
   else process.stderr.write('This is a bug in linkerd-ts; run again with --verbose and report the output.\n');
   return 1;
 }

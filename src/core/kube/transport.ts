@@ -3,6 +3,7 @@ import https from 'node:https';
 import { clusterCa, resolveCredentials, type Headers } from './credentials.js';
 import type { KubeSelection, ResolvedKubeConfig } from './kubeconfig.js';
 import { KubeError, type KubeErrorKind } from './kubeError.js';
+import { recordRequest } from './requestLog.js';
 
 /** linkerd's client timeout per request (`k8s.NewAPI(…, 30s)`). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -85,6 +86,7 @@ export class KubeTransport {
     }
     this.requestCount++;
     const lib = this.server.protocol === 'https:' ? https : http;
+    const started = performance.now();
     return new Promise<TransportResponse>((resolve, reject) => {
       let settled = false;
       let timedOut = false;
@@ -92,7 +94,10 @@ export class KubeTransport {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        if (err !== undefined) reject(networkError(err, req.method, url, timedOut));
+        const failure = err === undefined ? undefined : networkError(err, req.method, url, timedOut);
+        const error = failure?.message.replace(/^\w+ "[^"]*": /, '');
+        recordRequest({ method: req.method, url, status: res?.status, error, durationMs: Math.round(performance.now() - started) });
+        if (failure !== undefined) reject(failure);
         else resolve(res!);
       };
       const request = lib.request(url, { method: req.method, agent: this.agent, headers }, (res) => {
