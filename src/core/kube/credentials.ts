@@ -3,6 +3,7 @@ import type http from 'node:http';
 import type https from 'node:https';
 import type { ResolvedKubeConfig } from './kubeconfig.js';
 import { loadClientNode } from './clientNode.js';
+import { firstLine } from '../errors.js';
 import { KubeError } from './kubeError.js';
 
 export type Headers = Record<string, string | string[]>;
@@ -15,10 +16,6 @@ export interface Credentials {
   headers(): Promise<Headers>;
   /** An agent client-node built for a `proxy-url` cluster; otherwise the transport makes its own. */
   proxyAgent?: http.Agent;
-}
-
-function firstLine(e: unknown): string {
-  return (e instanceof Error ? e.message : String(e)).split('\n')[0];
 }
 
 function read(file: string | undefined, data: string | undefined, what: string, owner: string): Buffer | undefined {

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import yaml from 'js-yaml';
 import type { Cluster, Context, User } from '@kubernetes/client-node';
+import { firstLine } from '../errors.js';
 import { KubeError } from './kubeError.js';
 import { loadConfigTypes } from './clientNode.js';
 
@@ -114,10 +115,6 @@ function inCluster(env: NodeJS.ProcessEnv): KubeConfigData | undefined {
     ],
     currentContext: 'inClusterContext',
   };
-}
-
-function firstLine(e: unknown): string {
-  return (e instanceof Error ? e.message : String(e)).split('\n')[0];
 }
 
 /**

@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { clusterCa, resolveCredentials, type Headers } from './credentials.js';
 import type { KubeSelection, ResolvedKubeConfig } from './kubeconfig.js';
+import { firstLine } from '../errors.js';
 import { KubeError, type KubeErrorKind } from './kubeError.js';
 import { recordRequest } from './requestLog.js';
 
@@ -137,10 +138,6 @@ export class KubeTransport {
   close(): void {
     this.agent.destroy();
   }
-}
-
-function firstLine(e: unknown): string {
-  return (e instanceof Error ? e.message : String(e)).split('\n')[0];
 }
 
 /** Go's `url.Error` spells methods `Get`, `Post`, … */

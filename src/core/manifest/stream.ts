@@ -1,4 +1,5 @@
 import { Document, LineCounter, isAlias, isNode, parseAllDocuments, visit, type DocumentOptions, type ParseOptions, type SchemaOptions } from 'yaml';
+import { firstLine } from '../errors.js';
 import { linePosition, positionError } from './positions.js';
 import { DocEditor, type DocRegion } from './editor.js';
 import { DEFAULT_STYLE } from './emit.js';
@@ -47,10 +48,6 @@ const YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
     ),
 };
 
-function firstLine(message: string): string {
-  return message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-}
-
 /** Documents kubectl would see: anything but `---` lines, `...` lines and whitespace. */
 function hasContent(text: string): boolean {
   return text.split(/\r?\n/).some((l) => l.trim() !== '' && !/^(---|\.\.\.)(\s.*)?$/.test(l));
@@ -72,7 +69,7 @@ function parseYamlStream(source: ManifestSource): ManifestStream {
     const err = doc.errors[0];
     if (err) {
       const pos = err.linePos?.[0] ?? where(err.pos[0]);
-      throw positionError(name, pos.line, pos.col, firstLine(err.message));
+      throw positionError(name, pos.line, pos.col, firstLine(err).replace(/ at line \d+, column \d+:?$/, ''));
     }
     // Without a `*` in its text a document has no alias to check.
     if (text.slice(doc.range[0], doc.range[2]).includes('*')) checkAliases(doc, name, where);
