@@ -4,13 +4,12 @@
  * - dist/bundle/: an ES-module bundle, split per command so a run loads only what it uses.
  * - dist/snapshot/linkerd.blob: a V8 start-up snapshot of the CLI (src/cli/snapshot.ts) for the
  *   node running this build, with `dist/snapshot/node` naming that node; bin/linkerd uses it
- *   only with that same node and falls back to the bundle otherwise. The snapshot needs
- *   `require()` of ES modules (Node ≥ 20.19) for the packages it leaves out; without it, or if
- *   the snapshot cannot be built, the build says so and the bundle alone is used.
+ *   only with that same node and falls back to the bundle otherwise (see snapshotBlob.ts,
+ *   which an installed package also runs as its postinstall).
  */
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { build, type BuildOptions } from 'esbuild';
+import { buildSnapshotBlob } from './snapshotBlob.js';
 
 const common: BuildOptions = {
   bundle: true,
@@ -39,36 +38,11 @@ async function bundle(): Promise<void> {
   });
 }
 
-/**
- * The builder's stderr without node's notice that a built-in module the bundle requires (e.g.
- * commander's child_process) is "not yet fully verified" in snapshots: those modules are only
- * used after the snapshot is started, and the tests run every command from the snapshot.
- */
-function builderWarnings(stderr: string): string {
-  return stderr
-    .split(/\n(?=\(node:\d+\) )/)
-    .filter((w) => !w.includes('not yet fully verified whether built-in module'))
-    .join('\n')
-    .trim();
-}
-
 async function snapshot(): Promise<void> {
   rmSync('dist/snapshot', { recursive: true, force: true });
-  if (!process.features.require_module) {
-    console.warn(`linkerd-ts: node ${process.version} cannot require() ES modules; building without the start-up snapshot`);
-    return;
-  }
   mkdirSync('dist/snapshot');
   await build({ ...common, entryPoints: ['dist/src/cli/snapshot.js'], outfile: 'dist/snapshot/entry.cjs', format: 'cjs' });
-  const r = spawnSync(process.execPath, ['--snapshot-blob', 'dist/snapshot/linkerd.blob', '--build-snapshot', 'dist/snapshot/entry.cjs'], { encoding: 'utf8' });
-  if (r.status !== 0) {
-    rmSync('dist/snapshot', { recursive: true, force: true });
-    console.warn(`linkerd-ts: the start-up snapshot could not be built; bin/linkerd will load the bundle\n${r.stderr}`);
-    return;
-  }
-  const warnings = builderWarnings(r.stderr);
-  if (warnings) console.warn(warnings);
-  writeFileSync('dist/snapshot/node', `${process.execPath}\n`);
+  buildSnapshotBlob('dist/snapshot');
 }
 
 await bundle();
