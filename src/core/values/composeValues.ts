@@ -35,6 +35,19 @@ function namedLayers(src: ValueSources): { source: string; overlay: () => Tree }
 }
 
 /**
+ * Throws pflag's `invalid argument "<v>" for "--<flag>" flag: <reason>` when a flag's value breaks
+ * the schema (`--inbound-port 70000`), naming the first flag that does; a base that was already
+ * invalid is not the flags' fault.
+ */
+export function assertFlagValues(base: Values, flags: readonly SetFlag[], withFlags: Values, ctx?: FlagContext): void {
+  if (flags.length === 0) return;
+  const result = ValuesSchema.safeParse(withFlags);
+  if (result.success || !ValuesSchema.safeParse(base).success) return;
+  const culprit = firstInvalidFlag(base, flags, (v) => ValuesSchema.safeParse(v).success, ctx);
+  if (culprit) throw invalidFlagValue(culprit, issueReason(result.error.issues, withFlags));
+}
+
+/**
  * Applies flags and overrides to the base and validates the result with the schema. A schema error
  * names the layer that causes it (`values.yaml: proxy.foo: unknown key`, `--set: …`).
  */
@@ -44,11 +57,7 @@ export function composeValues(src: ValueSources): ComposedValues {
   const merged = mergeValues(withFlags, overrides);
   const result = ValuesSchema.safeParse(merged);
   if (result.success) return { values: result.data, overrides };
-  const flagsAlone = ValuesSchema.safeParse(withFlags);
-  if (!flagsAlone.success) {
-    const culprit = firstInvalidFlag(src.base, src.flags ?? [], (v) => ValuesSchema.safeParse(v).success, src.flagContext);
-    if (culprit) throw invalidFlagValue(culprit, issueReason(flagsAlone.error.issues, withFlags));
-  }
+  assertFlagValues(src.base, src.flags ?? [], withFlags, src.flagContext);
   for (const layer of namedLayers(src)) {
     const alone = mergeValues(withFlags, layer.overlay());
     const check = ValuesSchema.safeParse(alone);
