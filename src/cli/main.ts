@@ -116,7 +116,11 @@ export async function main(argv: string[]): Promise<void> {
 
 /** The one error path: one line on stderr, a stack trace only with --verbose. */
 export async function reportError(e: unknown, verbose: boolean): Promise<number> {
-  const stackOf = async (err: Error) => (await import('./output/stackTrace.js')).sourceMappedStack(err.stack ?? String(err));
+  // LINKERD_TS_STACK=raw keeps the positions in the built files (debugging the build itself).
+  const stackOf = async (err: Error) => {
+    const stack = err.stack ?? String(err);
+    return process.env.LINKERD_TS_STACK === 'raw' ? stack : (await import('./output/stackTrace.js')).sourceMappedStack(stack);
+  };
   if (e instanceof CommanderError) {
     // commander already printed its message (help and version exit 0)
     return e.exitCode;

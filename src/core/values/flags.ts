@@ -463,8 +463,8 @@ export function applyFlags(values: Values, setFlags: readonly SetFlag[], ctx: Fl
     try {
       flag.apply(out, value, ctx);
     } catch (e) {
-      // A bad value names the flag the user typed, as pflag does.
-      if (e instanceof UserError && !e.message.startsWith('invalid argument ')) throw invalidArgument(flag, value, e.message);
+      // A bad value names the flag the user typed, as pflag does; file flags' errors name the file, as linkerd's do.
+      if (e instanceof UserError && !e.message.startsWith('invalid argument ') && !flag.name.endsWith('-file')) throw invalidArgument(flag, value, e.message);
       throw e;
     }
   }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { colorEnabled, isInteractive, painterFor } from '../../../src/cli/output/terminal.js';
+import { colorEnabled, isInteractive, painterFor, type TerminalStream } from '../../../src/cli/output/terminal.js';
 
-const tty = { isTTY: true, columns: 80 } as NodeJS.WriteStream;
-const pipe = { isTTY: false } as NodeJS.WriteStream;
+const tty: TerminalStream = { isTTY: true };
+const pipe: TerminalStream = { isTTY: false };
 
 describe('terminal colour rules', () => {
   it('colours a terminal when nothing says otherwise', async () => {
