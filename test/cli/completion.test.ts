@@ -30,7 +30,10 @@ describe('linkerd completion', () => {
   });
 
   it('completes subcommands and shells', async () => {
-    expect(await complete([''])).toEqual(['check', 'completion', 'help', 'inject', 'install', 'uninject', 'version']);
+    const all = await complete(['']);
+    expect(all).toEqual(expect.arrayContaining(['check', 'completion', 'help', 'inject', 'install', 'uninject', 'version']));
+    expect(all).toEqual([...all].sort());
+    expect(all.filter((c) => c.startsWith('_'))).toEqual([]);
     expect(await complete(['in'])).toEqual(['inject', 'install']);
     expect(await complete(['completion', ''])).toEqual(['bash', 'zsh', 'fish']);
   });
