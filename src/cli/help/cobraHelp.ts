@@ -91,8 +91,14 @@ function commandPath(cmd: Command): string {
   return names.join(' ');
 }
 
-function argumentsUsage(cmd: Command, helper: Help): string {
-  return cmd.registeredArguments.map((a) => ` ${helper.argumentTerm(a)}`).join('');
+/** ` NAME`, ` [NAME]`, ` [NAME...]`: required, optional, repeatable. */
+function argumentsUsage(cmd: Command): string {
+  return cmd.registeredArguments
+    .map((a) => {
+      const name = `${a.name()}${a.variadic ? '...' : ''}`;
+      return ` ${a.required ? name : `[${name}]`}`;
+    })
+    .join('');
 }
 
 /** The one-line summary cobra lists a subcommand with. */
@@ -109,8 +115,9 @@ export function cobraHelp(cmd: Command, helper: Help): string {
   const description = cmd.description().trim();
   if (description) out.push(description, '');
   out.push('Usage:');
-  if (subcommands.length === 0) out.push(`  ${path} [flags]${argumentsUsage(cmd, helper)}`);
-  else out.push(`  ${path} [command]`);
+  // A group that also runs on its own (it takes arguments, e.g. `identity [POD...]`) shows both lines.
+  if (subcommands.length === 0 || cmd.registeredArguments.length > 0) out.push(`  ${path} [flags]${argumentsUsage(cmd)}`);
+  if (subcommands.length > 0) out.push(`  ${path} [command]`);
   if (cmd.aliases().length > 0) out.push('', 'Aliases:', `  ${[cmd.name(), ...cmd.aliases()].join(', ')}`);
   const examples = examplesOf.get(cmd);
   if (examples) out.push('', 'Examples:', examples);
