@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { renderControlPlane, type RenderedObject } from '../../../templates/control-plane/index.js';
 import { UserError } from '../errors.js';
+import { readTextFileBounded } from '../input/boundedRead.js';
+import { PEM_LIMIT, VALUES_LIMIT } from '../input/limits.js';
 import { leafPem, parsePrivateKey, toSec1Pem } from '../pki/index.js';
 import {
   composeValues,
@@ -64,23 +65,16 @@ function validityMs(flag: string, value: string | undefined): number {
   return Number(ns / 1_000_000n);
 }
 
-function readTextFile(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new UserError(`open ${path}: no such file or directory`);
-    if (code === 'EACCES') throw new UserError(`open ${path}: permission denied`);
-    throw e;
-  }
-}
+/** `--set-file` files are values; the identity file flags hold certificates and keys. */
+const readSetFile = (path: string): string => readTextFileBounded(path, VALUES_LIMIT);
+const readPemFile = (path: string): string => readTextFileBounded(path, PEM_LIMIT);
 
 /**
  * The issuer file flags store only the leaf certificate and an `EC PRIVATE KEY`, like linkerd.
  * Text that does not parse is kept as is, so validation reports it with the file's name.
  */
 const FLAG_CONTEXT: FlagContext = {
-  readFile: readTextFile,
+  readFile: readPemFile,
   issuerCertificatePEM: (pem) => {
     try {
       return leafPem(pem);
@@ -123,7 +117,7 @@ async function compose(req: InstallRequest, base: Values, withFlags: boolean) {
     set: req.set,
     setString: req.setString,
     setFile: req.setFile,
-    readFile: readTextFile,
+    readFile: readSetFile,
   });
 }
 

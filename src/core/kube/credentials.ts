@@ -1,7 +1,8 @@
-import fs from 'node:fs';
 import type http from 'node:http';
 import type https from 'node:https';
 import type { ResolvedKubeConfig } from './kubeconfig.js';
+import { readFileBounded } from '../input/boundedRead.js';
+import { PEM_LIMIT } from '../input/limits.js';
 import { loadClientNode } from './clientNode.js';
 import { KubeError } from './kubeError.js';
 
@@ -24,7 +25,7 @@ function firstLine(e: unknown): string {
 function read(file: string | undefined, data: string | undefined, what: string, owner: string): Buffer | undefined {
   if (file) {
     try {
-      return fs.readFileSync(file);
+      return readFileBounded(file, PEM_LIMIT);
     } catch (e) {
       throw new KubeError('config', `unable to read ${what} ${file} for ${owner} due to ${firstLine(e)}`, { cause: e });
     }

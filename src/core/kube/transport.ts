@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { API_BODY_LIMIT, type InputLimit, overLimitMessage } from '../input/limits.js';
 import { clusterCa, resolveCredentials, type Headers } from './credentials.js';
 import type { KubeSelection, ResolvedKubeConfig } from './kubeconfig.js';
 import { KubeError, type KubeErrorKind } from './kubeError.js';
@@ -37,6 +38,8 @@ export class KubeTransport {
     private readonly agent: http.Agent,
     private readonly authHeaders: () => Promise<Headers>,
     readonly timeoutMs: number,
+    /** Largest response body read (API_BODY_LIMIT unless a caller asks for less). */
+    readonly bodyLimit: InputLimit = API_BODY_LIMIT,
   ) {}
 
   static async create(resolved: ResolvedKubeConfig, sel: KubeSelection, timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS): Promise<KubeTransport> {
@@ -92,12 +95,25 @@ export class KubeTransport {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        if (err !== undefined) reject(networkError(err, req.method, url, timedOut));
-        else resolve(res!);
+        if (err instanceof KubeError) reject(err);
+        else if (err !== undefined || res === undefined) reject(networkError(err, req.method, url, timedOut));
+        else resolve(res);
       };
       const request = lib.request(url, { method: req.method, agent: this.agent, headers }, (res) => {
+        // Bounded while streaming (and before, by Content-Length): past the limit the answer is one line.
+        const tooLarge = () => {
+          const err = new KubeError('server', `${goMethod(req.method)} "${url}": ${overLimitMessage('response body', this.bodyLimit)}`, { method: req.method, url });
+          finish(err);
+          request.destroy();
+        };
+        if (Number(res.headers['content-length'] ?? 0) > this.bodyLimit.bytes) return tooLarge();
         const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size > this.bodyLimit.bytes) tooLarge();
+          else chunks.push(c);
+        });
         res.on('end', () => finish(undefined, { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
         res.on('error', (e) => finish(e));
         res.on('aborted', () => finish(new Error('unexpected EOF')));

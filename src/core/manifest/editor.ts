@@ -4,7 +4,7 @@ import { scalarStyle } from './scalars.js';
 import { columnOf, dashOffset, lineStartOf } from './style.js';
 import { UserError } from '../errors.js';
 import { deepEqual } from '../values/tree.js';
-import { toPlain } from './positions.js';
+import { comparable, toPlain } from './positions.js';
 
 /*
  * Edits one parsed document through the yaml Document API and writes the result back as the user's
@@ -249,7 +249,7 @@ export class DocEditor {
    */
   private snapshot(): void {
     if (this.snapshotted) return;
-    this.before = toPlain(this.doc, this.where());
+    this.before = comparable(this.doc);
     this.snapshotted = true;
   }
 
@@ -459,7 +459,7 @@ export class DocEditor {
    * same proxy): the document is then written from its original bytes.
    */
   unchanged(): boolean {
-    return !this.changed || (this.snapshotted && !this.addedFirst && deepEqual(this.before, toPlain(this.doc, this.where())));
+    return !this.changed || (this.snapshotted && !this.addedFirst && deepEqual(this.before, comparable(this.doc)));
   }
 
   /** The new text of the document's region. */

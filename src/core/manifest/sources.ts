@@ -1,6 +1,8 @@
-import { lstat, readdir, readFile, stat } from 'node:fs/promises';
+import { lstat, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { UserError } from '../errors.js';
+import { fileError, readFileBounded, readStreamBounded } from '../input/boundedRead.js';
+import { type InputLimit, MANIFEST_LIMIT } from '../input/limits.js';
 import { type FetchOptions, fetchUrl, isUrl } from './fetchUrl.js';
 
 export { isUrl } from './fetchUrl.js';
@@ -24,11 +26,9 @@ export interface SourceReaders extends FetchOptions {
 
 export const STDIN_NAME = '<stdin>';
 
-/** All of standard input, as bytes (read once: a second read finds it at its end). */
-export async function readAllStdin(): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks);
+/** All of standard input, as bytes, up to `limit` (read once: a second read finds it at its end). */
+export async function readAllStdin(limit: InputLimit = MANIFEST_LIMIT): Promise<Buffer> {
+  return readStreamBounded(process.stdin, limit, STDIN_NAME);
 }
 
 /** Text of a manifest: UTF-8, or one clear line saying why not. */
@@ -45,14 +45,7 @@ export function decodeManifest(name: string, bytes: Uint8Array): string {
 }
 
 async function readUrl(arg: string, readers: SourceReaders): Promise<ManifestSource> {
-  return { name: arg, text: decodeManifest(arg, await fetchUrl(arg, readers)) };
-}
-
-function fsError(op: string, p: string, e: unknown): UserError {
-  const code = (e as NodeJS.ErrnoException).code;
-  const why =
-    code === 'ENOENT' ? 'no such file or directory' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : (e as Error).message;
-  return new UserError(`${op} ${p}: ${why}`);
+  return { name: arg, text: decodeManifest(arg, await fetchUrl(arg, { limit: MANIFEST_LIMIT, ...readers })) };
 }
 
 /** Regular files under `dir`, recursively, in lexical (byte) order of their names. */
@@ -61,7 +54,7 @@ async function walk(dir: string): Promise<string[]> {
   try {
     names = await readdir(dir);
   } catch (e) {
-    throw fsError('open', dir, e);
+    throw fileError('open', dir, e);
   }
   names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const out: string[] = [];
@@ -84,18 +77,12 @@ async function readPath(p: string): Promise<ManifestSource[]> {
   try {
     info = await stat(p);
   } catch (e) {
-    throw fsError('stat', p, e);
+    throw fileError('stat', p, e);
   }
   const files = info.isDirectory() ? await walk(p) : [p];
   const out: ManifestSource[] = [];
   for (const f of files) {
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(f);
-    } catch (e) {
-      throw fsError('open', f, e);
-    }
-    out.push({ name: f, text: decodeManifest(f, bytes) });
+    out.push({ name: f, text: decodeManifest(f, readFileBounded(f, MANIFEST_LIMIT)) });
   }
   return out;
 }

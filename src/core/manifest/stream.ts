@@ -1,4 +1,5 @@
 import { Document, LineCounter, isAlias, isNode, parseAllDocuments, visit, type DocumentOptions, type ParseOptions, type SchemaOptions } from 'yaml';
+import { MAX_NESTING_DEPTH, checkPlainTree, checkYamlDepth } from '../input/treeLimits.js';
 import { linePosition, positionError } from './positions.js';
 import { DocEditor, type DocRegion } from './editor.js';
 import { DEFAULT_STYLE } from './emit.js';
@@ -48,6 +49,8 @@ const YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
 };
 
 function firstLine(message: string): string {
+  // The parser reports its own stack running out; that is nesting past any limit we keep.
+  if (message.startsWith('Maximum call stack size exceeded')) return `nested more than ${MAX_NESTING_DEPTH} levels deep`;
   return message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
 }
 
@@ -73,6 +76,11 @@ function parseYamlStream(source: ManifestSource): ManifestStream {
     if (err) {
       const pos = err.linePos?.[0] ?? where(err.pos[0]);
       throw positionError(name, pos.line, pos.col, firstLine(err.message));
+    }
+    const tooDeep = checkYamlDepth(doc);
+    if (tooDeep) {
+      const pos = where(doc.range[0]);
+      throw positionError(name, pos.line, pos.col, tooDeep.reason);
     }
     // Without a `*` in its text a document has no alias to check.
     if (text.slice(doc.range[0], doc.range[2]).includes('*')) checkAliases(doc, name, where);
@@ -168,12 +176,19 @@ function parseJsonStream(source: ManifestSource): ManifestStream | undefined {
   if (!chunks) return undefined;
   const values: unknown[] = [];
   for (const [s, e] of chunks) {
+    let value: unknown;
     try {
-      values.push(JSON.parse(text.slice(s, e)));
+      value = JSON.parse(text.slice(s, e));
     } catch {
       // Not JSON after all (YAML flow style); the YAML parser reports any real error.
       return undefined;
     }
+    const problem = checkPlainTree(value);
+    if (problem) {
+      const pos = linePosition(text, s);
+      throw positionError(source.name, pos.line, pos.col, problem.reason);
+    }
+    values.push(value);
   }
   const docs = chunks.map(([s, e], i): ManifestDoc => {
     const doc = new Document(values[i], { version: '1.1' });
