@@ -1,6 +1,7 @@
-import { chmodSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { addValueFlags, flagsOf, normalizeBoolFlagArgs, readSetFlags, type FlagGroup } from '../../core/values/flags.js';
+import { UserError } from '../../core/errors.js';
+import { checkSecretFileTarget, writeSecretFile } from '../../core/files/writeSecretFile.js';
 import { resolveGlobals } from '../globals.js';
 import { manifestFormat, renderManifest } from '../output/manifest.js';
 
@@ -16,6 +17,7 @@ interface InstallFlags {
   setString: string[];
   setFile: string[];
   identityTrustAnchorKeyOut?: string;
+  force: boolean;
   identityAnchorValidity: string;
   identityIssuerValidity: string;
 }
@@ -37,7 +39,8 @@ export function register(program: Command): Command {
     .option('--set <values>', 'Set values on the command line (can specify multiple or separate values with commas: key1=val1,key2=val2)', collect, [])
     .option('--set-string <values>', 'Set STRING values on the command line (can specify multiple or separate values with commas: key1=val1,key2=val2)', collect, [])
     .option('--set-file <values>', 'Set values from respective files specified via the command line (can specify multiple or separate values with commas: key1=path1,key2=path2)', collect, [])
-    .option('--identity-trust-anchor-key-out <file>', 'Write the generated trust anchor private key to this file (mode 0600), to issue new issuers later')
+    .option('--identity-trust-anchor-key-out <file>', 'Write the generated trust anchor private key to this new file (mode 0600), to issue new issuers later')
+    .option('--force', 'With --identity-trust-anchor-key-out: replace an existing file (atomically, never writing through it)', false)
     .option('--identity-anchor-validity <duration>', 'Validity of a generated trust anchor', '8760h')
     .option('--identity-issuer-validity <duration>', 'Validity of a generated issuer certificate', '8760h');
   // pflag accepts `--ha=false`; commander booleans take no value, so rewrite those forms first.
@@ -47,6 +50,12 @@ export function register(program: Command): Command {
   return cmd.action(async (opts: InstallFlags) => {
     const globals = resolveGlobals(program);
     const format = manifestFormat(opts.output);
+    const keyOut = opts.identityTrustAnchorKeyOut;
+    const keyFile = { force: opts.force, label: '--identity-trust-anchor-key-out' };
+    if (keyOut !== undefined) {
+      if (opts.crds) throw new UserError('--identity-trust-anchor-key-out cannot be used with --crds: the CRDs have no trust anchor');
+      checkSecretFileTarget(keyOut, keyFile);
+    }
     const { renderInstall, isVerbatimError } = await import('../../core/install/index.js');
     try {
       const result = await renderInstall({
@@ -60,13 +69,10 @@ export function register(program: Command): Command {
         setFile: opts.setFile,
         anchorValidity: opts.identityAnchorValidity,
         issuerValidity: opts.identityIssuerValidity,
-        wantTrustAnchorKey: opts.identityTrustAnchorKeyOut !== undefined && !opts.crds,
+        wantTrustAnchorKey: keyOut !== undefined,
       });
       const manifest = renderManifest(result.objects, format);
-      if (opts.identityTrustAnchorKeyOut && result.trustAnchorKeyPem) {
-        writeFileSync(opts.identityTrustAnchorKeyOut, result.trustAnchorKeyPem, { mode: 0o600 });
-        chmodSync(opts.identityTrustAnchorKeyOut, 0o600); // also when the file already existed
-      }
+      if (keyOut !== undefined && result.trustAnchorKeyPem) writeSecretFile(keyOut, result.trustAnchorKeyPem, keyFile);
       for (const line of result.notes) process.stderr.write(`${line}\n`);
       process.stdout.write(manifest);
     } catch (e) {

@@ -12,7 +12,9 @@ export function register(program: Command): Command {
     .option('-n, --namespace <ns>', 'Namespace to use for --proxy versions (default: all namespaces)')
     .action(async (opts: { client: boolean; short: boolean; proxy: boolean; namespace?: string }) => {
       const client = clientVersion();
-      const out: string[] = [opts.short ? client : `Client version: ${client}`];
+      // The client's own version is printed before the cluster is asked (a credential plugin may be slow).
+      process.stdout.write(`${opts.short ? client : `Client version: ${client}`}\n`);
+      const out: string[] = [];
       if (!opts.client) {
         const globals = resolveGlobals(program);
         const { readVersions } = await import('../../core/kube/versions.js');
@@ -26,6 +28,6 @@ export function register(program: Command): Command {
           }
         }
       }
-      process.stdout.write(out.join('\n') + '\n');
+      if (out.length > 0) process.stdout.write(out.join('\n') + '\n');
     });
 }

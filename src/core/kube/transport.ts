@@ -50,7 +50,7 @@ export class KubeTransport {
     } catch (e) {
       throw new KubeError('config', `invalid configuration: host must be a URL or a host:port pair: "${cluster.server}"`, { cause: e });
     }
-    const creds = await resolveCredentials(resolved);
+    const creds = await resolveCredentials(resolved, timeoutMs);
     const agent =
       creds.proxyAgent ??
       (server.protocol === 'https:'
