@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { isUserError } from '../core/errors.js';
 import { addGlobalFlags, resolveGlobals } from './globals.js';
+import { terminalText } from './output/sanitize.js';
 
 /**
  * A subcommand is registered only when it runs (or when help lists them all), so start-up
@@ -91,13 +92,14 @@ export function reportError(e: unknown, verbose: boolean): number {
     return e.exitCode;
   }
   if (isUserError(e)) {
-    process.stderr.write(`Error: ${e.message}\n`);
-    if (e.hint) process.stderr.write(`${e.hint}\n`);
+    // Messages can carry an API server's text: printed without its control characters, capped.
+    process.stderr.write(`Error: ${terminalText(e.message)}\n`);
+    if (e.hint) process.stderr.write(`${terminalText(e.hint)}\n`);
     if (verbose && e.stack) process.stderr.write(`${e.stack}\n`);
     return e.exitCode;
   }
   const err = e instanceof Error ? e : new Error(String(e));
-  process.stderr.write(`Error: ${err.message}\n`);
+  process.stderr.write(`Error: ${terminalText(err.message)}\n`);
   if (verbose) process.stderr.write(`${err.stack}\n`);
   else process.stderr.write('This is a bug in linkerd-ts; run again with --verbose and report the output.\n');
   return 1;

@@ -4,6 +4,7 @@ import { UserError } from '../../core/errors.js';
 import { checkSecretFileTarget, writeSecretFile } from '../../core/files/writeSecretFile.js';
 import { resolveGlobals } from '../globals.js';
 import { manifestFormat, renderManifest } from '../output/manifest.js';
+import { terminalText } from '../output/sanitize.js';
 
 const GROUPS: FlagGroup[] = ['A', 'B', 'C'];
 const collect = (v: string, prev: string[] = []) => [...prev, v];
@@ -73,12 +74,12 @@ export function register(program: Command): Command {
       });
       const manifest = renderManifest(result.objects, format);
       if (keyOut !== undefined && result.trustAnchorKeyPem) writeSecretFile(keyOut, result.trustAnchorKeyPem, keyFile);
-      for (const line of result.notes) process.stderr.write(`${line}\n`);
+      for (const line of result.notes) process.stderr.write(`${terminalText(line)}\n`);
       process.stdout.write(manifest);
     } catch (e) {
       // The pre-checks print the real CLI's own text, without the `Error: ` prefix.
       if (!isVerbatimError(e)) throw e;
-      process.stderr.write(e.message);
+      process.stderr.write(terminalText(e.message));
       process.exitCode = e.exitCode;
     }
   });
