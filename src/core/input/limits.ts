@@ -21,8 +21,8 @@ export const VALUES_LIMIT: InputLimit = { bytes: 16 * MiB, what: 'values files' 
 export const PEM_LIMIT: InputLimit = { bytes: 1 * MiB, what: 'certificate and key files' };
 /** Each kubeconfig file. */
 export const KUBECONFIG_LIMIT: InputLimit = { bytes: 16 * MiB, what: 'kubeconfig files' };
-/** One Kubernetes API response body. */
-export const API_BODY_LIMIT: InputLimit = { bytes: 256 * MiB, what: 'Kubernetes API responses' };
+/** Kubernetes API response bodies, counted together over the requests in flight at once. */
+export const API_BODY_LIMIT: InputLimit = { bytes: 256 * MiB, what: 'Kubernetes API responses read at once' };
 /** What an exec credential plugin writes to stdout. */
 export const EXEC_OUTPUT_LIMIT: InputLimit = { bytes: 1 * MiB, what: 'credential plugin output' };
 

@@ -32,6 +32,8 @@ export interface TransportResponse {
 export class KubeTransport {
   /** Number of requests sent (including failed ones). */
   requestCount = 0;
+  /** Bytes of response bodies being read right now, across concurrent requests. */
+  private buffered = 0;
 
   private constructor(
     readonly server: URL,
@@ -109,12 +111,26 @@ export class KubeTransport {
         if (Number(res.headers['content-length'] ?? 0) > this.bodyLimit.bytes) return tooLarge();
         const chunks: Buffer[] = [];
         let size = 0;
+        const release = () => {
+          this.buffered -= size;
+          size = 0;
+        };
         res.on('data', (c: Buffer) => {
+          if (settled) return;
           size += c.length;
-          if (size > this.bodyLimit.bytes) tooLarge();
-          else chunks.push(c);
+          this.buffered += c.length;
+          // The budget covers every response being read at once (check reads a dozen lists together).
+          if (this.buffered > this.bodyLimit.bytes) {
+            release();
+            tooLarge();
+          } else chunks.push(c);
         });
-        res.on('end', () => finish(undefined, { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('close', release);
+        res.on('end', () => {
+          const body = Buffer.concat(chunks).toString('utf8');
+          release();
+          finish(undefined, { status: res.statusCode ?? 0, headers: res.headers, body });
+        });
         res.on('error', (e) => finish(e));
         res.on('aborted', () => finish(new Error('unexpected EOF')));
       });
