@@ -113,7 +113,9 @@ describe("an alias bomb in the cluster's linkerd-config (issue 10 item 2)", () =
     expect(r.killed).toBeUndefined();
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe('Cannot find Linkerd: failed to parse linkerd-config values: aliases expand it past 1,000,000 nodes (an alias bomb?); refusing to expand it\nValidate the install with: 'linkerd check'\n');
+    expect(r.stderr).toBe(
+      "Cannot find Linkerd: failed to parse linkerd-config values: aliases expand it past 1,000,000 nodes (an alias bomb?); refusing to expand it\nValidate the install with: 'linkerd check'\n",
+    );
   });
 
   it('check reports it in the table, in little memory', async () => {
