@@ -1,22 +1,32 @@
 import type { Command } from 'commander';
+import * as z from 'zod';
 import { UserError } from '../core/errors.js';
+import type { KubeSelection } from '../core/kube/kubeconfig.js';
+import { collect } from './flags/collect.js';
 
 /** Flags every command accepts, as the real CLI's persistent flags. */
-export interface GlobalOptions {
+export interface GlobalOptions extends KubeSelection {
   linkerdNamespace: string;
   cniNamespace: string;
-  kubeconfig?: string;
-  context?: string;
-  as?: string;
-  asGroup: string[];
   apiAddr?: string;
   verbose: boolean;
 }
 
+/** The persistent flags as commander hands them over (an empty string means not given). */
+const GlobalFlagsSchema = z.object({
+  linkerdNamespace: z.string(),
+  cniNamespace: z.string(),
+  kubeconfig: z.string().optional(),
+  context: z.string().optional(),
+  as: z.string().optional(),
+  asGroup: z.array(z.string()).default([]),
+  apiAddr: z.string().optional(),
+  verbose: z.boolean().default(false),
+});
+
 const NAMESPACE_RE = /^[a-zA-Z0-9-]+$/;
 
 export function addGlobalFlags(program: Command): Command {
-  const collect = (v: string, prev: string[] = []) => [...prev, v];
   return program
     .option('-L, --linkerd-namespace <ns>', 'Namespace in which Linkerd is installed ($LINKERD_NAMESPACE)', 'linkerd')
     .option('--cni-namespace <ns>', 'Namespace in which the Linkerd CNI plugin is installed', 'linkerd-cni')
@@ -30,8 +40,8 @@ export function addGlobalFlags(program: Command): Command {
 
 /** Resolve the persistent flags, applying LINKERD_NAMESPACE when -L was left at its default. */
 export function resolveGlobals(program: Command, env: NodeJS.ProcessEnv = process.env): GlobalOptions {
-  const o = program.opts();
-  let ns: string = o.linkerdNamespace;
+  const o = GlobalFlagsSchema.parse(program.opts());
+  let ns = o.linkerdNamespace;
   if (program.getOptionValueSource('linkerdNamespace') === 'default' && env.LINKERD_NAMESPACE) {
     ns = env.LINKERD_NAMESPACE;
   }
@@ -42,8 +52,8 @@ export function resolveGlobals(program: Command, env: NodeJS.ProcessEnv = proces
     kubeconfig: o.kubeconfig || undefined,
     context: o.context || undefined,
     as: o.as || undefined,
-    asGroup: o.asGroup ?? [],
+    asGroup: o.asGroup,
     apiAddr: o.apiAddr || undefined,
-    verbose: Boolean(o.verbose),
+    verbose: o.verbose,
   };
 }

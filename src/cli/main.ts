@@ -92,7 +92,12 @@ export function reportError(e: unknown, verbose: boolean): number {
     return e.exitCode;
   }
   if (isUserError(e)) {
-    // Messages can carry an API server's text: printed without its control characters, capped.
+    // The real CLI's own texts (install's and inject's cluster pre-checks) print as they are.
+    // Messages can carry an API server's text: printed without control characters, lines capped.
+    if (e.verbatim) {
+      process.stderr.write(terminalText(e.message));
+      return e.exitCode;
+    }
     process.stderr.write(`Error: ${terminalText(e.message)}\n`);
     if (e.hint) process.stderr.write(`${terminalText(e.hint)}\n`);
     if (verbose && e.stack) process.stderr.write(`${e.stack}\n`);

@@ -1,16 +1,35 @@
+export interface UserErrorOptions {
+  /** The process exit code (default 1). */
+  exitCode?: number;
+  /** A line printed after the message. */
+  hint?: string;
+  cause?: unknown;
+}
+
 /**
- * The one way core code reports a mistake the user can fix. The CLI prints
- * `Error: <message>` (plus the hint, if any) to stderr and exits with `exitCode`.
+ * The one way core code reports a mistake the user can fix. The CLI prints `Error: <message>`
+ * (plus the hint, if any) to stderr and exits with `exitCode`.
+ *
+ * A verbatim error (`UserError.verbatim`) carries the real CLI's own text for a failure it reports
+ * without the `Error: ` prefix (install's and inject's cluster pre-checks, e.g. `Linkerd CRDs must
+ * be installed first. …`): the CLI prints `message` exactly as it is, newlines included.
  */
 export class UserError extends Error {
   readonly exitCode: number;
   readonly hint?: string;
+  readonly verbatim: boolean;
 
-  constructor(message: string, options: { exitCode?: number; hint?: string; cause?: unknown } = {}) {
+  constructor(message: string, options: UserErrorOptions = {}, verbatim = false) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'UserError';
     this.exitCode = options.exitCode ?? 1;
     this.hint = options.hint;
+    this.verbatim = verbatim;
+  }
+
+  /** The real CLI's own text, printed as is (no `Error: ` prefix, no hint, no added newline). */
+  static verbatim(text: string, options: Omit<UserErrorOptions, 'hint'> = {}): UserError {
+    return new UserError(text, options, true);
   }
 }
 

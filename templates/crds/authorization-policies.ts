@@ -6,15 +6,18 @@ import { localTargetRef, namespacedRef } from './shared-schemas.js';
 
 /** AuthorizationPolicy: lets clients that satisfy every listed authentication reach a target. */
 export function authorizationPoliciesCrd(ctx: CrdContext): CustomResourceDefinition {
-  const spec = obj(
-    {
-      targetRef: described('The Server, HTTPRoute or Namespace the policy applies to.', localTargetRef()),
-      requiredAuthenticationRefs: described(
-        'Authentications a client must all satisfy; a missing one disables the policy.',
-        arr(namespacedRef()),
-      ),
-    },
-    ['targetRef', 'requiredAuthenticationRefs'],
+  const spec = described(
+    'The target and the authentications clients must satisfy to reach it.',
+    obj(
+      {
+        targetRef: described('The Server, HTTPRoute or Namespace the policy applies to.', localTargetRef()),
+        requiredAuthenticationRefs: described(
+          'Authentications a client must all satisfy; a missing one disables the policy.',
+          arr(namespacedRef()),
+        ),
+      },
+      ['targetRef', 'requiredAuthenticationRefs'],
+    ),
   );
 
   return namespacedCrd(ctx, {
@@ -25,8 +28,6 @@ export function authorizationPoliciesCrd(ctx: CrdContext): CustomResourceDefinit
       singular: 'authorizationpolicy',
       shortNames: ['authzpolicy'],
     },
-    versions: [
-      { name: 'v1alpha1', served: true, storage: true, schema: { openAPIV3Schema: resource(spec) } },
-    ],
+    versions: [{ name: 'v1alpha1', served: true, storage: true, schema: { openAPIV3Schema: resource(spec) } }],
   });
 }

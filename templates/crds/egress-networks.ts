@@ -6,17 +6,23 @@ import { linkerdConditions, networks } from './shared-schemas.js';
 
 /** EgressNetwork: a set of destinations outside the cluster and what to do with unrouted traffic to them. */
 export function egressNetworksCrd(ctx: CrdContext): CustomResourceDefinition {
-  const spec = obj(
-    {
-      trafficPolicy: described(
-        'Allow or Deny traffic that no route attached to this network describes.',
-        oneOfStrings(['Allow', 'Deny']),
-      ),
-      networks: described('The destinations this object covers.', networks()),
-    },
-    ['trafficPolicy'],
+  const spec = described(
+    'The destinations and the default policy for traffic to them.',
+    obj(
+      {
+        trafficPolicy: described(
+          'Allow or Deny traffic that no route attached to this network describes.',
+          oneOfStrings(['Allow', 'Deny']),
+        ),
+        networks: described('The destinations this object covers.', networks()),
+      },
+      ['trafficPolicy'],
+    ),
   );
-  const status = obj({ conditions: linkerdConditions() });
+  const status = described(
+    'What the policy controller reports about the network.',
+    obj({ conditions: linkerdConditions() }),
+  );
 
   return namespacedCrd(ctx, {
     group: 'policy.linkerd.io',

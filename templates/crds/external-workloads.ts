@@ -19,32 +19,39 @@ function externalWorkloadSpec(meshTlsField: 'meshTls' | 'meshTLS', maxWorkloadIP
       ['identity', 'serverName'],
     ),
   );
-  return obj(
-    {
-      [meshTlsField]: meshTls,
-      ports: described(
-        'Ports the workload exposes.',
-        arr(
-          obj(
-            {
-              name: str(),
-              port: portNumber(),
-              protocol: described('TCP or UDP.', str({ default: 'TCP' })),
-            },
-            ['port'],
+  return described(
+    'How to reach the workload and how it identifies itself in the mesh.',
+    obj(
+      {
+        [meshTlsField]: meshTls,
+        ports: described(
+          'Ports the workload exposes.',
+          arr(
+            obj(
+              {
+                name: described('Port name, as a Service targetPort can refer to it.', str()),
+                port: described('Port number.', portNumber()),
+                protocol: described('TCP or UDP.', str({ default: 'TCP' })),
+              },
+              ['port'],
+            ),
           ),
         ),
-      ),
-      workloadIPs: described(
-        'Addresses traffic for the workload can be sent to.',
-        arr(obj({ ip: str() }), { maxItems: maxWorkloadIPs }),
-      ),
-    },
-    [meshTlsField],
+        workloadIPs: described(
+          'Addresses traffic for the workload can be sent to.',
+          arr(obj({ ip: described('An IPv4 or IPv6 address.', str()) }), { maxItems: maxWorkloadIPs }),
+        ),
+      },
+      [meshTlsField],
+    ),
   );
 }
 
-const status = (): Schema => obj({ conditions: linkerdConditions({ withProbeTime: true }) });
+const status = (): Schema =>
+  described(
+    'What the controllers report about the workload.',
+    obj({ conditions: linkerdConditions({ withProbeTime: true }) }),
+  );
 
 const identityAndAgeColumns = (field: string): CustomResourceColumnDefinition[] => [
   { name: 'Identity', type: 'string', jsonPath: `.spec.${field}.identity` },

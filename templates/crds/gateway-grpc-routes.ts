@@ -5,6 +5,7 @@ import {
   backendRefs,
   filteredBackendRef,
   filters,
+  grpcMethodMatch,
   headerMatches,
   hostnames,
   parentRefs,
@@ -12,34 +13,31 @@ import {
   sessionPersistence,
   type FilterType,
 } from './route-schemas.js';
-import { arr, described, obj, oneOfStrings, resource, str, type Schema } from './schema.js';
+import { arr, described, obj, resource, type Schema } from './schema.js';
 
 const GRPC_FILTERS: FilterType[] = ['ResponseHeaderModifier', 'RequestHeaderModifier', 'RequestMirror', 'ExtensionRef'];
 
-/** A gRPC call is matched by its service and method names, exactly or by regular expression. */
-const grpcMethodMatch = (): Schema =>
-  obj({
-    method: str({ maxLength: 1024 }),
-    service: str({ maxLength: 1024 }),
-    type: oneOfStrings(['Exact', 'RegularExpression'], { default: 'Exact' }),
-  });
+const cel = true;
 
-/** GRPCRoute of Gateway API v1.1.1 (experimental channel), without the upstream CEL rules. */
+/** GRPCRoute of Gateway API v1.1.1 (experimental channel), with its CEL rules. */
 function grpcRouteSchema(): Schema {
   const rule = obj({
-    backendRefs: backendRefs(filteredBackendRef(GRPC_FILTERS)),
-    filters: filters(GRPC_FILTERS),
+    backendRefs: backendRefs(filteredBackendRef(GRPC_FILTERS, { cel })),
+    filters: filters(GRPC_FILTERS, { cel, level: 'rule' }),
     matches: described(
-      'Alternatives: a call matching any one of them matches the rule.',
+      'Alternatives: a call matching any one of them matches the rule; every call when empty.',
       arr(obj({ headers: headerMatches(), method: grpcMethodMatch() }), { maxItems: 8 }),
     ),
     sessionPersistence: sessionPersistence(),
   });
-  const spec = obj({
-    hostnames: hostnames(),
-    parentRefs: parentRefs({ defaultGroup: GATEWAY_GROUP, boundedPort: true }),
-    rules: arr(rule, { maxItems: 16 }),
-  });
+  const spec = described(
+    'Which gRPC calls the route matches and where it sends them.',
+    obj({
+      hostnames: hostnames(),
+      parentRefs: parentRefs({ defaultGroup: GATEWAY_GROUP, boundedPort: true, cel }),
+      rules: described('Matchers, filters and backends.', arr(rule, { maxItems: 16 })),
+    }),
+  );
   return resource(spec, routeStatus(GATEWAY_GROUP));
 }
 

@@ -15,6 +15,7 @@ import {
   sessionPersistence,
   type FilterType,
 } from './route-schemas.js';
+import { httpRouteRuleRules, validated } from './route-validations.js';
 import { arr, described, obj, resource, type Schema } from './schema.js';
 
 const HTTP_FILTERS: FilterType[] = [
@@ -26,23 +27,31 @@ const HTTP_FILTERS: FilterType[] = [
   'ExtensionRef',
 ];
 
-/**
- * HTTPRoute of Gateway API v1.1.1 (experimental channel). The upstream CEL rules (unique
- * parentRefs, filter/field consistency, timeout ordering) are not reproduced.
- */
+const cel = true;
+
+/** HTTPRoute of Gateway API v1.1.1 (experimental channel), with its CEL rules. */
 function httpRouteSchema(): Schema {
-  const rule = obj({
-    backendRefs: backendRefs(filteredBackendRef(HTTP_FILTERS)),
-    filters: filters(HTTP_FILTERS),
-    matches: httpRouteMatches({ strictQueryParamNames: true }),
-    sessionPersistence: sessionPersistence(),
-    timeouts: httpRouteTimeouts({ pattern: GATEWAY_DURATION_PATTERN }),
-  });
-  const spec = obj({
-    hostnames: hostnames(),
-    parentRefs: parentRefs({ defaultGroup: GATEWAY_GROUP, boundedPort: true }),
-    rules: described('Matchers, filters and backends.', arr(rule, { maxItems: 16, default: matchEverythingRules() })),
-  });
+  const rule = validated(
+    obj({
+      backendRefs: backendRefs(filteredBackendRef(HTTP_FILTERS, { cel })),
+      filters: filters(HTTP_FILTERS, { cel, level: 'rule' }),
+      matches: httpRouteMatches({ strictQueryParamNames: true, cel }),
+      sessionPersistence: sessionPersistence(),
+      timeouts: httpRouteTimeouts({ pattern: GATEWAY_DURATION_PATTERN }, { cel }),
+    }),
+    httpRouteRuleRules(),
+  );
+  const spec = described(
+    'Which HTTP requests the route matches and where it sends them.',
+    obj({
+      hostnames: hostnames(),
+      parentRefs: parentRefs({ defaultGroup: GATEWAY_GROUP, boundedPort: true, cel }),
+      rules: described(
+        'Matchers, filters and backends; the most specific match wins, ties go to the earlier rule.',
+        arr(rule, { maxItems: 16, default: matchEverythingRules() }),
+      ),
+    }),
+  );
   return resource(spec, routeStatus(GATEWAY_GROUP));
 }
 

@@ -12,45 +12,58 @@ import {
   refNamespace,
 } from './shared-schemas.js';
 
-const requestsPerSecond = (): Schema => obj({ requestsPerSecond: int64() }, ['requestsPerSecond']);
+const rps = (): Schema => described('Requests per second allowed.', int64());
+const requestsPerSecond = (): Schema => obj({ requestsPerSecond: rps() }, ['requestsPerSecond']);
 
 /** HTTPLocalRateLimitPolicy: per-proxy request-rate limits on a Server, overall, per identity and per client. */
 export function httpLocalRateLimitPoliciesCrd(ctx: CrdContext): CustomResourceDefinition {
-  const spec = obj(
-    {
-      targetRef: described('The Server to limit (the only supported target).', localTargetRef()),
-      total: described('A limit shared by all traffic to the target; none if unset.', requestsPerSecond()),
-      identity: described('A limit applied to each client identity separately.', requestsPerSecond()),
-      overrides: described(
-        'Limits for specific clients, replacing the per-identity limit for them.',
-        arr(
-          obj(
-            {
-              requestsPerSecond: int64(),
-              clientRefs: arr(namespacedRef({ namespace: refNamespace() })),
-            },
-            ['requestsPerSecond', 'clientRefs'],
+  const spec = described(
+    'The target and its request-rate limits.',
+    obj(
+      {
+        targetRef: described('The Server to limit (the only supported target).', localTargetRef()),
+        total: described('A limit shared by all traffic to the target; none if unset.', requestsPerSecond()),
+        identity: described('A limit applied to each client identity separately.', requestsPerSecond()),
+        overrides: described(
+          'Limits for specific clients, replacing the per-identity limit for them.',
+          arr(
+            obj(
+              {
+                requestsPerSecond: rps(),
+                clientRefs: described(
+                  'The clients (e.g. ServiceAccounts) this override applies to.',
+                  arr(namespacedRef({ namespace: refNamespace() })),
+                ),
+              },
+              ['requestsPerSecond', 'clientRefs'],
+            ),
           ),
         ),
-      ),
-    },
-    ['targetRef'],
+      },
+      ['targetRef'],
+    ),
   );
 
   // The controller echoes the resolved target into status, defaulting it to a Server.
-  const status = obj(
-    {
-      conditions: linkerdConditions(),
-      targetRef: obj(
-        {
-          group: refGroup({ default: 'policy.linkerd.io' }),
-          kind: refKind({ default: 'Server' }),
-          name: refName(),
-        },
-        ['name'],
-      ),
-    },
-    ['targetRef'],
+  const status = described(
+    'What the policy controller reports about the policy.',
+    obj(
+      {
+        conditions: linkerdConditions(),
+        targetRef: described(
+          'The target the controller resolved.',
+          obj(
+            {
+              group: described('API group of the target.', refGroup({ default: 'policy.linkerd.io' })),
+              kind: described('Kind of the target.', refKind({ default: 'Server' })),
+              name: described('Name of the target.', refName()),
+            },
+            ['name'],
+          ),
+        ),
+      },
+      ['targetRef'],
+    ),
   );
 
   return namespacedCrd(ctx, {

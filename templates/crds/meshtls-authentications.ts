@@ -7,16 +7,19 @@ import { namespacedRef } from './shared-schemas.js';
 /** MeshTLSAuthentication: clients authenticated by their mTLS identity. */
 export function meshTlsAuthenticationsCrd(ctx: CrdContext): CustomResourceDefinition {
   const spec = {
-    ...obj({
-      identities: described(
-        'Proxy identities; a `*.` prefix matches a whole domain and `*` matches any identity.',
-        arr(str(), { minItems: 1 }),
-      ),
-      identityRefs: described(
-        'Objects (e.g. ServiceAccounts) whose identities are accepted; without a name, all of that kind.',
-        arr(namespacedRef({ required: ['kind'] }), { minItems: 1 }),
-      ),
-    }),
+    ...described(
+      'The identities that authenticate a client.',
+      obj({
+        identities: described(
+          'Proxy identities; a `*.` prefix matches a whole domain and `*` matches any identity.',
+          arr(str(), { minItems: 1 }),
+        ),
+        identityRefs: described(
+          'Objects (e.g. ServiceAccounts) whose identities are accepted; without a name, all of that kind.',
+          arr(namespacedRef({ required: ['kind'] }), { minItems: 1 }),
+        ),
+      }),
+    ),
     // Exactly one way of naming identities.
     oneOf: [{ required: ['identities'] }, { required: ['identityRefs'] }],
   };
@@ -29,8 +32,6 @@ export function meshTlsAuthenticationsCrd(ctx: CrdContext): CustomResourceDefini
       singular: 'meshtlsauthentication',
       shortNames: ['meshtlsauthn'],
     },
-    versions: [
-      { name: 'v1alpha1', served: true, storage: true, schema: { openAPIV3Schema: resource(spec) } },
-    ],
+    versions: [{ name: 'v1alpha1', served: true, storage: true, schema: { openAPIV3Schema: resource(spec) } }],
   });
 }

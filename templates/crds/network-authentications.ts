@@ -1,12 +1,17 @@
 import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
 import type { CrdContext } from './crd-context.js';
 import { namespacedCrd } from './namespaced-crd.js';
-import { obj, resource } from './schema.js';
+import { described, obj, resource } from './schema.js';
 import { networks } from './shared-schemas.js';
 
 /** NetworkAuthentication: clients authenticated by the network they connect from. */
 export function networkAuthenticationsCrd(ctx: CrdContext): CustomResourceDefinition {
-  const spec = obj({ networks: networks() }, ['networks']);
+  const spec = described(
+    'The networks that authenticate a client.',
+    obj({ networks: described('Client networks; a client in any of them is authenticated.', networks()) }, [
+      'networks',
+    ]),
+  );
 
   return namespacedCrd(ctx, {
     group: 'policy.linkerd.io',
@@ -16,8 +21,6 @@ export function networkAuthenticationsCrd(ctx: CrdContext): CustomResourceDefini
       singular: 'networkauthentication',
       shortNames: ['netauthn', 'networkauthn'],
     },
-    versions: [
-      { name: 'v1alpha1', served: true, storage: true, schema: { openAPIV3Schema: resource(spec) } },
-    ],
+    versions: [{ name: 'v1alpha1', served: true, storage: true, schema: { openAPIV3Schema: resource(spec) } }],
   });
 }

@@ -20,6 +20,8 @@ const GROUP = 'policy.linkerd.io';
 /** Linkerd's HTTPRoute predates mirroring, URL rewrites and extension filters. */
 const RULE_FILTERS: FilterType[] = ['RequestHeaderModifier', 'RequestRedirect'];
 const BACKEND_FILTERS: FilterType[] = ['RequestHeaderModifier', 'ResponseHeaderModifier', 'RequestRedirect'];
+/** Linkerd's HTTPRoute never carried Gateway API's CEL rules; its admission webhook validates it. */
+const cel = false;
 
 /** How each served version differs from the one before it. */
 interface Revision {
@@ -38,27 +40,33 @@ const REVISIONS: Record<string, Revision> = {
 
 /** The first backends: a Service name and port, its namespace defaulting to "default". */
 const legacyBackendRefs = (): Schema =>
-  arr(
-    obj({
-      name: str(),
-      port: int(),
-      namespace: str({ default: 'default' }),
-      filters: filters(BACKEND_FILTERS),
-    }),
+  described(
+    'Where matching traffic is sent.',
+    arr(
+      obj({
+        name: described('Name of the backend Service.', str()),
+        port: described('Port of the backend Service.', int()),
+        namespace: described('Namespace of the backend Service.', str({ default: 'default' })),
+        filters: filters(BACKEND_FILTERS, { cel, level: 'backend' }),
+      }),
+    ),
   );
 
 function httpRouteSchema({ gatewayBackends, timeouts }: Revision): Schema {
   const rule = obj({
-    backendRefs: gatewayBackends ? backendRefs(filteredBackendRef(BACKEND_FILTERS)) : legacyBackendRefs(),
-    filters: filters(RULE_FILTERS),
-    matches: httpRouteMatches({ strictQueryParamNames: false }),
-    ...(timeouts ? { timeouts: httpRouteTimeouts({ format: 'duration' }) } : {}),
+    backendRefs: gatewayBackends ? backendRefs(filteredBackendRef(BACKEND_FILTERS, { cel })) : legacyBackendRefs(),
+    filters: filters(RULE_FILTERS, { cel, level: 'rule' }),
+    matches: httpRouteMatches({ strictQueryParamNames: false, cel }),
+    ...(timeouts ? { timeouts: httpRouteTimeouts({ format: 'duration' }, { cel }) } : {}),
   });
-  const spec = obj({
-    hostnames: hostnames(),
-    parentRefs: parentRefs({ defaultGroup: GROUP, boundedPort: gatewayBackends }),
-    rules: described('Matchers, filters and backends.', arr(rule, { maxItems: 16, default: matchEverythingRules() })),
-  });
+  const spec = described(
+    'Which HTTP requests the route matches and where it sends them.',
+    obj({
+      hostnames: hostnames(),
+      parentRefs: parentRefs({ defaultGroup: GROUP, boundedPort: gatewayBackends, cel }),
+      rules: described('Matchers, filters and backends.', arr(rule, { maxItems: 16, default: matchEverythingRules() })),
+    }),
+  );
   return resource(spec, routeStatus(GROUP));
 }
 

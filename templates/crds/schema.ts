@@ -82,8 +82,12 @@ export const freeformObject = (c: Constraints = {}): Schema => ({
   ...c,
 });
 
-/** Adds a description in front of a node, so it reads first in the rendered YAML. */
-export const described = (description: string, node: Schema): Schema => ({ description, ...node });
+/**
+ * Describes a node (what `kubectl explain` prints). The description goes in front, so it reads
+ * first in the rendered YAML, and replaces one the node already had: the use describes best.
+ */
+export const described = (description: string, node: Schema): Schema =>
+  Object.assign({ description }, node, { description });
 
 /** A TCP/UDP port number. */
 export const portNumber = (c: Constraints = {}): Schema => int32({ minimum: 1, maximum: 65535, ...c });

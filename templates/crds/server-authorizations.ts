@@ -10,37 +10,51 @@ const IDENTITY_PATTERN = '^(\\*|[a-z0-9]([-a-z0-9]*[a-z0-9])?)(\\.[a-z0-9]([-a-z
 /** Both versions share one schema; v1alpha1 is only kept for objects written long ago. */
 function serverAuthorizationSchema(): Schema {
   const server = {
-    ...obj({
-      name: described('A Server in this namespace.', str({ pattern: DNS_LABEL_PATTERN })),
-      selector: labelSelector('Selects Servers in this namespace by label.'),
-    }),
+    ...described(
+      'The Servers this authorization grants access to: one by name, or by label selector.',
+      obj({
+        name: described('A Server in this namespace.', str({ pattern: DNS_LABEL_PATTERN })),
+        selector: labelSelector('Selects Servers in this namespace by label.'),
+      }),
+    ),
     oneOf: [{ required: ['name'] }, { required: ['selector'] }],
   };
-  const meshTLS = obj({
-    unauthenticatedTLS: described(
-      'Accept TLS clients without an identity (the identity controller needs this).',
-      bool(),
-    ),
-    identities: arr(str({ pattern: IDENTITY_PATTERN })),
-    serviceAccounts: arr(
-      obj(
-        {
-          name: str({ pattern: DNS_LABEL_PATTERN }),
-          namespace: described(
-            "Defaults to the authorization's namespace.",
-            str({ pattern: DNS_LABEL_PATTERN }),
-          ),
-        },
-        ['name'],
+  const meshTLS = described(
+    'Meshed clients allowed, by identity or ServiceAccount.',
+    obj({
+      unauthenticatedTLS: described(
+        'Accept TLS clients without an identity (the identity controller needs this).',
+        bool(),
       ),
-    ),
-  });
-  const client = obj({
-    networks: described('Client networks; the server picks a default when unset.', networks()),
-    unauthenticated: bool(),
-    meshTLS,
-  });
-  return resource(obj({ server, client }, ['server', 'client']));
+      identities: described(
+        'Proxy identities allowed; `*` allows any, a `*.` prefix a whole domain.',
+        arr(str({ pattern: IDENTITY_PATTERN })),
+      ),
+      serviceAccounts: described(
+        'ServiceAccounts whose workloads are allowed.',
+        arr(
+          obj(
+            {
+              name: described('Name of the ServiceAccount.', str({ pattern: DNS_LABEL_PATTERN })),
+              namespace: described("Defaults to the authorization's namespace.", str({ pattern: DNS_LABEL_PATTERN })),
+            },
+            ['name'],
+          ),
+        ),
+      ),
+    }),
+  );
+  const client = described(
+    'The clients allowed.',
+    obj({
+      networks: described('Client networks; the server picks a default when unset.', networks()),
+      unauthenticated: described('Allow clients without any authentication.', bool()),
+      meshTLS,
+    }),
+  );
+  return resource(
+    described('Which Servers are opened to which clients.', obj({ server, client }, ['server', 'client'])),
+  );
 }
 
 /** ServerAuthorization: the pre-AuthorizationPolicy way of granting clients access to Servers. */

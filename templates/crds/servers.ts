@@ -24,39 +24,47 @@ const proxyProtocol = (): Schema =>
 const podSelector = (): Schema => labelSelector('Selects pods in this namespace.');
 const externalWorkloadSelector = (): Schema => labelSelector('Selects ExternalWorkloads in this namespace.');
 
+const SPEC = 'The workloads and the port that policy attaches to.';
+
 /** v1alpha1: pods only, and the selector must say something. */
 function v1alpha1Spec(): Schema {
   const selector = {
     ...podSelector(),
     oneOf: [{ required: ['matchExpressions'] }, { required: ['matchLabels'] }],
   };
-  return obj({ podSelector: selector, port: port(), proxyProtocol: proxyProtocol() }, ['podSelector', 'port']);
+  return described(
+    SPEC,
+    obj({ podSelector: selector, port: port(), proxyProtocol: proxyProtocol() }, ['podSelector', 'port']),
+  );
 }
 
 /** v1beta1: pods only; an empty selector selects every pod. */
 function v1beta1Spec(): Schema {
-  return obj({ podSelector: podSelector(), port: port(), proxyProtocol: proxyProtocol() }, ['podSelector', 'port']);
+  return described(
+    SPEC,
+    obj({ podSelector: podSelector(), port: port(), proxyProtocol: proxyProtocol() }, ['podSelector', 'port']),
+  );
 }
 
 /** v1beta2 selects either pods or ExternalWorkloads; v1beta3 adds a default access policy. */
 function selectorChoiceSpec(withAccessPolicy: boolean): Schema {
   return {
-    ...obj(
-      {
-        ...(withAccessPolicy
-          ? {
-              accessPolicy: described(
-                'What happens to traffic no authorization matches.',
-                str({ default: 'deny' }),
-              ),
-            }
-          : {}),
-        podSelector: podSelector(),
-        externalWorkloadSelector: externalWorkloadSelector(),
-        port: port(),
-        proxyProtocol: proxyProtocol(),
-      },
-      ['port'],
+    ...described(
+      SPEC,
+      obj(
+        {
+          ...(withAccessPolicy
+            ? {
+                accessPolicy: described('What happens to traffic no authorization matches.', str({ default: 'deny' })),
+              }
+            : {}),
+          podSelector: podSelector(),
+          externalWorkloadSelector: externalWorkloadSelector(),
+          port: port(),
+          proxyProtocol: proxyProtocol(),
+        },
+        ['port'],
+      ),
     ),
     oneOf: [{ required: ['podSelector'] }, { required: ['externalWorkloadSelector'] }],
   };

@@ -1,18 +1,7 @@
 import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
 import type { CrdContext } from './crd-context.js';
 import { namespacedCrd } from './namespaced-crd.js';
-import {
-  arr,
-  bool,
-  described,
-  freeformObject,
-  int32,
-  intOrString,
-  num,
-  obj,
-  str,
-  type Schema,
-} from './schema.js';
+import { arr, bool, described, freeformObject, int32, intOrString, num, obj, str, type Schema } from './schema.js';
 
 /** A Kubernetes resource.Quantity, which is how a dstOverride's weight is written ("500m", 1). */
 const QUANTITY_PATTERN =
@@ -22,17 +11,17 @@ const QUANTITY_PATTERN =
  * Request and response matchers nest recursively (all/any/not of matchers), which a
  * structural schema cannot express, so the nested matchers are kept free-form.
  */
-const nestedMatchers = (): Schema => arr(freeformObject());
+const nestedMatchers = (description: string): Schema => described(description, arr(freeformObject()));
 
 const requestMatch = (): Schema =>
   described(
     'When a request belongs to the route.',
     obj({
-      pathRegex: str(),
-      method: str(),
-      all: nestedMatchers(),
-      any: nestedMatchers(),
-      not: nestedMatchers(),
+      pathRegex: described('A regular expression the whole request path must match.', str()),
+      method: described('The HTTP method the request must use.', str()),
+      all: nestedMatchers('Request matchers that must all match.'),
+      any: nestedMatchers('Request matchers of which at least one must match.'),
+      not: nestedMatchers('Request matchers that must not match.'),
     }),
   );
 
@@ -41,14 +30,23 @@ const responseClass = (): Schema =>
     'Classifies responses, e.g. as failures.',
     obj(
       {
-        condition: obj({
-          all: nestedMatchers(),
-          any: nestedMatchers(),
-          // Unlike the request matcher, a response matcher negates a single matcher.
-          not: freeformObject(),
-          status: described('An inclusive range of status codes.', obj({ max: int32(), min: int32() })),
-        }),
-        isFailure: bool(),
+        condition: described(
+          'Which responses belong to the class.',
+          obj({
+            all: nestedMatchers('Response matchers that must all match.'),
+            any: nestedMatchers('Response matchers of which at least one must match.'),
+            // Unlike the request matcher, a response matcher negates a single matcher.
+            not: described('A response matcher that must not match.', freeformObject()),
+            status: described(
+              'An inclusive range of status codes.',
+              obj({
+                max: described('Highest status code in the range.', int32()),
+                min: described('Lowest status code in the range.', int32()),
+              }),
+            ),
+          }),
+        ),
+        isFailure: described('Count responses of this class as failures (for success rate and retries).', bool()),
       },
       ['condition'],
     ),
@@ -58,39 +56,52 @@ const route = (): Schema =>
   obj(
     {
       condition: requestMatch(),
-      isRetryable: bool(),
-      name: str(),
-      timeout: str(),
-      responseClasses: arr(responseClass()),
+      isRetryable: described('Retry failed requests of this route, within the retry budget.', bool()),
+      name: described('Name of the route, as metrics label it.', str()),
+      timeout: described('How long a request may take before it fails, e.g. "300ms".', str()),
+      responseClasses: described('Classes of responses, checked in order.', arr(responseClass())),
     },
     ['condition', 'name'],
   );
 
 function serviceProfileSpec(routesRequired: boolean): Schema {
-  return obj(
-    {
-      dstOverrides: described(
-        'Weighted destinations that replace the service as the target of its traffic.',
-        // Upstream lists authority and weight as required on the array itself, where
-        // JSON Schema ignores them; this keeps that (lack of) effect.
-        arr(
-          obj({
-            authority: str(),
-            weight: intOrString({ anyOf: [{ type: 'integer' }, { type: 'string' }], pattern: QUANTITY_PATTERN }),
-          }),
+  return described(
+    'Routes, retries and traffic splits for the service this profile is named after.',
+    obj(
+      {
+        dstOverrides: described(
+          'Weighted destinations that replace the service as the target of its traffic.',
+          // Upstream lists authority and weight as required on the array itself, where
+          // JSON Schema ignores them; this keeps that (lack of) effect.
+          arr(
+            obj({
+              authority: described('The destination, as host:port.', str()),
+              weight: described(
+                'Share of traffic for this destination, as a quantity (e.g. 500m).',
+                intOrString({ anyOf: [{ type: 'integer' }, { type: 'string' }], pattern: QUANTITY_PATTERN }),
+              ),
+            }),
+          ),
         ),
-      ),
-      opaquePorts: arr(str()),
-      retryBudget: described(
-        'How many retries the service may receive on top of its regular traffic.',
-        obj(
-          { minRetriesPerSecond: int32(), retryRatio: num({ format: 'float' }), ttl: str() },
-          ['minRetriesPerSecond', 'retryRatio', 'ttl'],
+        opaquePorts: described('Ports whose traffic is proxied without protocol detection.', arr(str())),
+        retryBudget: described(
+          'How many retries the service may receive on top of its regular traffic.',
+          obj(
+            {
+              minRetriesPerSecond: described('Retries allowed per second regardless of the ratio.', int32()),
+              retryRatio: described(
+                'Retries allowed as a fraction of regular requests, e.g. 0.2.',
+                num({ format: 'float' }),
+              ),
+              ttl: described('The window over which the ratio is computed, e.g. "10s".', str()),
+            },
+            ['minRetriesPerSecond', 'retryRatio', 'ttl'],
+          ),
         ),
-      ),
-      routes: arr(route()),
-    },
-    routesRequired ? ['routes'] : [],
+        routes: described('Request classes with their own metrics, retries and timeouts.', arr(route())),
+      },
+      routesRequired ? ['routes'] : [],
+    ),
   );
 }
 

@@ -26,8 +26,7 @@ const CONDITION_TYPE_PATTERN =
   '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$';
 const CONDITION_REASON_PATTERN = '^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$';
 
-export const refGroup = (c: Constraints = {}): Schema =>
-  str({ maxLength: 253, pattern: GROUP_PATTERN, ...c });
+export const refGroup = (c: Constraints = {}): Schema => str({ maxLength: 253, pattern: GROUP_PATTERN, ...c });
 export const refKind = (c: Constraints = {}): Schema =>
   str({ minLength: 1, maxLength: 63, pattern: KIND_PATTERN, ...c });
 export const refName = (c: Constraints = {}): Schema => str({ minLength: 1, maxLength: 253, ...c });
@@ -36,7 +35,14 @@ export const refNamespace = (c: Constraints = {}): Schema =>
 
 /** A reference to one object in the policy's own namespace (what a policy applies to). */
 export const localTargetRef = (): Schema =>
-  obj({ group: refGroup(), kind: refKind(), name: refName() }, ['kind', 'name']);
+  obj(
+    {
+      group: described('API group of the target; the core group when empty.', refGroup()),
+      kind: described('Kind of the target.', refKind()),
+      name: described("Name of the target, in the policy's namespace.", refName()),
+    },
+    ['kind', 'name'],
+  );
 
 /**
  * A reference that may point across namespaces. Linkerd's older policy kinds only bound
@@ -47,20 +53,34 @@ export const namespacedRef = ({
   required = ['kind', 'name'],
   namespace = str({ maxLength: 253 }),
 }: { required?: readonly string[]; namespace?: Schema } = {}): Schema =>
-  obj({ group: refGroup(), kind: refKind(), name: refName(), namespace }, required);
+  obj(
+    {
+      group: described('API group of the object; the core group when empty.', refGroup()),
+      kind: described('Kind of the object.', refKind()),
+      name: described('Name of the object.', refName()),
+      namespace: described("Namespace of the object; the referring object's own when unset.", namespace),
+    },
+    required,
+  );
 
 /** metav1.LabelSelector: matchLabels and matchExpressions are ANDed; empty selects all. */
 export const labelSelector = (description?: string): Schema => {
   const selector = obj({
-    matchLabels: freeformObject(),
-    matchExpressions: arr(
-      obj(
-        {
-          key: str(),
-          operator: oneOfStrings(['In', 'NotIn', 'Exists', 'DoesNotExist']),
-          values: arr(str()),
-        },
-        ['key', 'operator'],
+    matchLabels: described('Labels that must all be present with exactly these values.', freeformObject()),
+    matchExpressions: described(
+      'Label requirements that must all hold.',
+      arr(
+        obj(
+          {
+            key: described('The label the requirement is about.', str()),
+            operator: described(
+              'In/NotIn test the value against `values`; Exists/DoesNotExist test only the key.',
+              oneOfStrings(['In', 'NotIn', 'Exists', 'DoesNotExist']),
+            ),
+            values: described('Values for In and NotIn; must be empty for Exists and DoesNotExist.', arr(str())),
+          },
+          ['key', 'operator'],
+        ),
       ),
     ),
   });
@@ -79,7 +99,20 @@ export const networks = (): Schema =>
     ),
   );
 
-const conditionStatus = (): Schema => oneOfStrings(['True', 'False', 'Unknown']);
+const conditionStatus = (): Schema =>
+  described('Whether the condition holds.', oneOfStrings(['True', 'False', 'Unknown']));
+const conditionType = (): Schema =>
+  described(
+    'What the condition is about, in CamelCase, optionally domain-prefixed.',
+    str({ maxLength: 316, pattern: CONDITION_TYPE_PATTERN }),
+  );
+const conditionReason = (): Schema =>
+  described(
+    'Why the condition last changed, as a CamelCase word.',
+    str({ minLength: 1, maxLength: 1024, pattern: CONDITION_REASON_PATTERN }),
+  );
+const conditionMessage = (): Schema => described('Details for people; may be empty.', str({ maxLength: 32768 }));
+const lastTransitionTime = (): Schema => described('When the status last changed.', timestamp());
 
 /**
  * The lighter condition shape Linkerd's own controllers write (EgressNetwork,
@@ -87,17 +120,22 @@ const conditionStatus = (): Schema => oneOfStrings(['True', 'False', 'Unknown'])
  * ExternalWorkload adds `lastProbeTime` for its health probes.
  */
 export const linkerdConditions = (opts: { withProbeTime?: boolean } = {}): Schema =>
-  arr(
-    obj(
-      {
-        ...(opts.withProbeTime ? { lastProbeTime: timestamp() } : {}),
-        lastTransitionTime: timestamp(),
-        status: conditionStatus(),
-        type: str({ maxLength: 316, pattern: CONDITION_TYPE_PATTERN }),
-        reason: str({ minLength: 1, maxLength: 1024, pattern: CONDITION_REASON_PATTERN }),
-        message: str({ maxLength: 32768 }),
-      },
-      ['status', 'type'],
+  described(
+    "Observations of the object's current state, one per type.",
+    arr(
+      obj(
+        {
+          ...(opts.withProbeTime
+            ? { lastProbeTime: described('When the condition was last probed.', timestamp()) }
+            : {}),
+          lastTransitionTime: lastTransitionTime(),
+          status: conditionStatus(),
+          type: conditionType(),
+          reason: conditionReason(),
+          message: conditionMessage(),
+        },
+        ['status', 'type'],
+      ),
     ),
   );
 
@@ -106,12 +144,15 @@ export const metaConditions = (): Schema =>
   listMap(
     obj(
       {
-        lastTransitionTime: timestamp(),
-        message: str({ maxLength: 32768 }),
-        observedGeneration: int64({ minimum: 0 }),
-        reason: str({ minLength: 1, maxLength: 1024, pattern: CONDITION_REASON_PATTERN }),
+        lastTransitionTime: lastTransitionTime(),
+        message: conditionMessage(),
+        observedGeneration: described(
+          'The metadata.generation the condition was computed from.',
+          int64({ minimum: 0 }),
+        ),
+        reason: conditionReason(),
         status: conditionStatus(),
-        type: str({ maxLength: 316, pattern: CONDITION_TYPE_PATTERN }),
+        type: conditionType(),
       },
       ['lastTransitionTime', 'message', 'reason', 'status', 'type'],
     ),

@@ -307,9 +307,10 @@ function checkNested(nested: Node, outer: Node | undefined, path: string, out: s
 
 /**
  * Why `value` would not be accepted where `schema` applies (a light validator: enough for
- * the defaults templates write, not a full OpenAPI implementation).
+ * the defaults templates write and for test fixtures, not a full OpenAPI implementation:
+ * no junctors, formats or list-type uniqueness).
  */
-function valueProblems(value: unknown, schema: Node, path: string): string[] {
+export function valueProblems(value: unknown, schema: Node, path: string): string[] {
   const problems: string[] = [];
   const intOrString = schema['x-kubernetes-int-or-string'] === true;
   const typeOk: Record<string, (v: unknown) => boolean> = {

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import type { KubeObject } from '../../core/kube/resources.js';
+import { collect } from '../flags/collect.js';
 import { resolveGlobals, type GlobalOptions } from '../globals.js';
-
-const collect = (v: string, prev: string[] = []) => [...prev, v];
 
 export function register(program: Command): Command {
   return program
@@ -23,7 +22,7 @@ export function register(program: Command): Command {
     .option('--fail-on <level>', 'Lowest result that fails the run: error or warning', 'error')
     .option('--cert-min-validity <duration>', 'Certificates expiring within this time (e.g. 30d) fail the run instead of warning')
     .option('--list', 'List every check with its id, category and severity, and exit', false)
-    .action(async (flags: Record<string, unknown>) => {
+    .action(async (flags: unknown) => {
       const globals = resolveGlobals(program);
       process.exitCode = await runCheckCommand(flags, globals);
     });
@@ -36,9 +35,9 @@ async function installObjects(namespace: string): Promise<KubeObject[]> {
   return rendered.objects;
 }
 
-async function runCheckCommand(flags: Record<string, unknown>, globals: GlobalOptions): Promise<number> {
+async function runCheckCommand(flags: unknown, globals: GlobalOptions): Promise<number> {
   const core = await import('../../core/check/index.js');
-  const { prepareCheck } = await import('../../core/check/request.js');
+  const { prepareCheck } = await import('../flags/prepareCheck.js');
   const { request, output, list } = prepareCheck(flags, globals, { env: process.env, installObjects: () => installObjects(globals.linkerdNamespace) });
   const out = (s: string) => process.stdout.write(s);
   if (list) {

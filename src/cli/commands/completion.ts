@@ -1,5 +1,8 @@
 import type { Command } from 'commander';
+import * as z from 'zod';
 import { UserError } from '../../core/errors.js';
+
+const ShellSchema = z.enum(['bash', 'zsh', 'fish']);
 
 export function register(program: Command): Command {
   return program
@@ -9,10 +12,9 @@ export function register(program: Command): Command {
     .action(async (shell: string) => {
       const { completionScript } = await import('../completion-script.js');
       const { loadAllCommands } = await import('../main.js');
-      if (!['bash', 'zsh', 'fish'].includes(shell)) {
-        throw new UserError(`unsupported shell type (must be bash, zsh or fish): ${shell}`);
-      }
+      const parsed = ShellSchema.safeParse(shell);
+      if (!parsed.success) throw new UserError(`unsupported shell type (must be bash, zsh or fish): ${shell}`);
       const full = await loadAllCommands();
-      process.stdout.write(completionScript(full, shell as 'bash' | 'zsh' | 'fish'));
+      process.stdout.write(completionScript(full, parsed.data));
     });
 }

@@ -1,22 +1,25 @@
 import type { Command } from 'commander';
-import { addValueFlags, flagsOf, normalizeBoolFlagArgs, readSetFlags, valueFlag, type FlagGroup, type ValueFlag } from '../../core/values/flags.js';
+import * as z from 'zod';
+import type { FlagGroup } from '../../core/values/flags.js';
+import { acceptGoBools, addBoolFlag } from '../flags/boolFlags.js';
+import { addValueFlags, readSetFlags } from '../flags/valueFlags.js';
 import { resolveGlobals } from '../globals.js';
 import { manifestFormat } from '../output/manifest.js';
 import { painterFor } from '../output/terminal.js';
 
 const GROUPS: FlagGroup[] = ['C', 'D'];
-const OWN_BOOLS = ['manual', 'ignore-cluster', 'enable-debug-sidecar', 'linkerd-cni-enabled'];
 
-interface InjectFlags {
-  manual: boolean;
-  ignoreCluster: boolean;
-  enableDebugSidecar: boolean;
-  closeWaitTimeout: string;
-  output?: string;
-  values?: string;
-  identityTrustAnchorsFile?: string;
-  linkerdCniEnabled?: boolean;
-}
+/** inject's own flags as commander hands them over (the values flags are read by readSetFlags). */
+const InjectOptionsSchema = z.object({
+  manual: z.boolean(),
+  ignoreCluster: z.boolean(),
+  enableDebugSidecar: z.boolean(),
+  closeWaitTimeout: z.string(),
+  output: z.string().optional(),
+  values: z.string().optional(),
+  identityTrustAnchorsFile: z.string().optional(),
+  linkerdCniEnabled: z.boolean().optional(),
+});
 
 const EXAMPLES = `
 Examples:
@@ -32,12 +35,6 @@ Examples:
   # A directory (recursively) or an https:// URL work too.
   linkerd inject ./manifests/ | kubectl apply -f -`;
 
-/** Booleans we declare ourselves also accept pflag's `--flag=false`. */
-const boolFlags = (): ValueFlag[] => [
-  ...flagsOf(GROUPS),
-  ...OWN_BOOLS.map((name) => valueFlag(name) ?? ({ name, kind: 'bool' } as ValueFlag)),
-];
-
 export function register(program: Command): Command {
   const cmd = program
     .command('inject')
@@ -45,55 +42,42 @@ export function register(program: Command): Command {
     .argument('[CONFIG-FILE...]', 'manifests to inject')
     .addHelpText('after', EXAMPLES);
   addValueFlags(cmd, GROUPS);
-  const bool = (flag: string, help: string) => {
-    cmd.option(`--${flag}`, help, false);
-    cmd.addOption(cmd.createOption(`--no-${flag}`).hideHelp());
-  };
-  bool('manual', 'Include the proxy sidecar container spec in the YAML output (the full spec, not just the annotation)');
-  bool('ignore-cluster', 'Do not read the Linkerd configuration from the current cluster; use defaults and --values');
-  bool('enable-debug-sidecar', 'Inject a debug sidecar for data plane debugging');
+  addBoolFlag(cmd, '--manual', 'Include the proxy sidecar container spec in the YAML output (the full spec, not just the annotation)', { default: false });
+  addBoolFlag(cmd, '--ignore-cluster', 'Do not read the Linkerd configuration from the current cluster; use defaults and --values', { default: false });
+  addBoolFlag(cmd, '--enable-debug-sidecar', 'Inject a debug sidecar for data plane debugging', { default: false });
   cmd
     .option('--close-wait-timeout <duration>', 'Sets nf_conntrack_tcp_timeout_close_wait', '0s')
     .option('-o, --output <format>', 'Output format, one of: json|yaml (default: the format of the input)')
     .option('--values <file>', 'Chart values, or a saved linkerd-config ConfigMap, to use instead of the cluster\'s (implies --ignore-cluster)')
     .option('--identity-trust-anchors-file <file>', 'PEM trust anchors for --manual (instead of those in the cluster\'s linkerd-config)');
-  cmd.option('--linkerd-cni-enabled', 'With --manual, use the linkerd-cni plugin\'s network validator instead of proxy-init');
-  cmd.addOption(cmd.createOption('--no-linkerd-cni-enabled').hideHelp());
-  // pflag accepts `--native-sidecar=false`; commander booleans take no value, so rewrite those forms.
-  const parseOptions = cmd.parseOptions.bind(cmd);
-  cmd.parseOptions = (argv: string[]) => parseOptions(normalizeBoolFlagArgs(argv, boolFlags()));
+  addBoolFlag(cmd, '--linkerd-cni-enabled', 'With --manual, use the linkerd-cni plugin\'s network validator instead of proxy-init');
+  acceptGoBools(cmd);
 
-  return cmd.action(async (files: string[], opts: InjectFlags) => {
+  return cmd.action(async (files: string[], flags: unknown) => {
+    const opts = InjectOptionsSchema.parse(flags);
     const globals = resolveGlobals(program);
     const paint = await painterFor(process.stderr);
-    const { runInject, isVerbatimError } = await import('../../core/inject/index.js');
-    try {
-      const result = await runInject({
-        inputs: files,
-        manual: opts.manual,
-        output: opts.output === undefined ? 'auto' : manifestFormat(opts.output),
-        flags: readSetFlags(cmd, GROUPS),
-        debugSidecar: opts.enableDebugSidecar,
-        closeWaitTimeout: opts.closeWaitTimeout,
-        verbose: globals.verbose,
-        glyphs: { ok: paint.green('√'), warn: paint.yellow('‼') },
-        base: {
-          ignoreCluster: opts.ignoreCluster,
-          controlPlaneNamespace: globals.linkerdNamespace,
-          kube: globals,
-          valuesFile: opts.values,
-          trustAnchorsFile: opts.identityTrustAnchorsFile,
-          cniEnabled: cmd.getOptionValueSource('linkerdCniEnabled') === 'cli' ? Boolean(opts.linkerdCniEnabled) : undefined,
-        },
-      });
-      process.stdout.write(result.stdout);
-      process.stderr.write(result.stderr);
-      process.exitCode = result.exitCode;
-    } catch (e) {
-      // linkerd's cluster pre-checks print their own text, without the `Error: ` prefix.
-      if (!isVerbatimError(e)) throw e;
-      process.stderr.write(e.text);
-      process.exitCode = e.exitCode;
-    }
+    const { runInject } = await import('../../core/inject/index.js');
+    const result = await runInject({
+      inputs: files,
+      manual: opts.manual,
+      output: opts.output === undefined ? 'auto' : manifestFormat(opts.output),
+      flags: readSetFlags(cmd, GROUPS),
+      debugSidecar: opts.enableDebugSidecar,
+      closeWaitTimeout: opts.closeWaitTimeout,
+      verbose: globals.verbose,
+      glyphs: { ok: paint.green('√'), warn: paint.yellow('‼') },
+      base: {
+        ignoreCluster: opts.ignoreCluster,
+        controlPlaneNamespace: globals.linkerdNamespace,
+        kube: globals,
+        valuesFile: opts.values,
+        trustAnchorsFile: opts.identityTrustAnchorsFile,
+        cniEnabled: cmd.getOptionValueSource('linkerdCniEnabled') === 'cli' ? Boolean(opts.linkerdCniEnabled) : undefined,
+      },
+    });
+    process.stdout.write(result.stdout);
+    process.stderr.write(result.stderr);
+    process.exitCode = result.exitCode;
   });
 }

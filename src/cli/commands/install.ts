@@ -1,27 +1,31 @@
 import type { Command } from 'commander';
-import { addValueFlags, flagsOf, normalizeBoolFlagArgs, readSetFlags, type FlagGroup } from '../../core/values/flags.js';
+import * as z from 'zod';
 import { UserError } from '../../core/errors.js';
 import { checkSecretFileTarget, writeSecretFile } from '../../core/files/writeSecretFile.js';
+import type { FlagGroup } from '../../core/values/flags.js';
+import { acceptGoBools } from '../flags/boolFlags.js';
+import { collect } from '../flags/collect.js';
+import { addValueFlags, readSetFlags } from '../flags/valueFlags.js';
 import { resolveGlobals } from '../globals.js';
 import { manifestFormat, renderManifest } from '../output/manifest.js';
 import { terminalText } from '../output/sanitize.js';
 
 const GROUPS: FlagGroup[] = ['A', 'B', 'C'];
-const collect = (v: string, prev: string[] = []) => [...prev, v];
 
-interface InstallFlags {
-  crds: boolean;
-  ignoreCluster: boolean;
-  output: string;
-  values: string[];
-  set: string[];
-  setString: string[];
-  setFile: string[];
-  identityTrustAnchorKeyOut?: string;
-  force: boolean;
-  identityAnchorValidity: string;
-  identityIssuerValidity: string;
-}
+/** install's own flags as commander hands them over (the values flags are read by readSetFlags). */
+const InstallOptionsSchema = z.object({
+  crds: z.boolean(),
+  ignoreCluster: z.boolean(),
+  output: z.string(),
+  values: z.array(z.string()),
+  set: z.array(z.string()),
+  setString: z.array(z.string()),
+  setFile: z.array(z.string()),
+  identityTrustAnchorKeyOut: z.string().optional(),
+  force: z.boolean(),
+  identityAnchorValidity: z.string(),
+  identityIssuerValidity: z.string(),
+});
 
 export function register(program: Command): Command {
   const cmd = program
@@ -44,11 +48,10 @@ export function register(program: Command): Command {
     .option('--force', 'With --identity-trust-anchor-key-out: replace an existing file (atomically, never writing through it)', false)
     .option('--identity-anchor-validity <duration>', 'Validity of a generated trust anchor', '8760h')
     .option('--identity-issuer-validity <duration>', 'Validity of a generated issuer certificate', '8760h');
-  // pflag accepts `--ha=false`; commander booleans take no value, so rewrite those forms first.
-  const parseOptions = cmd.parseOptions.bind(cmd);
-  cmd.parseOptions = (argv: string[]) => parseOptions(normalizeBoolFlagArgs(argv, flagsOf(GROUPS)));
+  acceptGoBools(cmd);
 
-  return cmd.action(async (opts: InstallFlags) => {
+  return cmd.action(async (flags: unknown) => {
+    const opts = InstallOptionsSchema.parse(flags);
     const globals = resolveGlobals(program);
     const format = manifestFormat(opts.output);
     const keyOut = opts.identityTrustAnchorKeyOut;
@@ -57,30 +60,23 @@ export function register(program: Command): Command {
       if (opts.crds) throw new UserError('--identity-trust-anchor-key-out cannot be used with --crds: the CRDs have no trust anchor');
       checkSecretFileTarget(keyOut, keyFile);
     }
-    const { renderInstall, isVerbatimError } = await import('../../core/install/index.js');
-    try {
-      const result = await renderInstall({
-        namespace: globals.linkerdNamespace,
-        cluster: opts.ignoreCluster ? undefined : globals,
-        crds: opts.crds,
-        flags: readSetFlags(cmd, GROUPS),
-        valuesFiles: opts.values,
-        set: opts.set,
-        setString: opts.setString,
-        setFile: opts.setFile,
-        anchorValidity: opts.identityAnchorValidity,
-        issuerValidity: opts.identityIssuerValidity,
-        wantTrustAnchorKey: keyOut !== undefined,
-      });
-      const manifest = renderManifest(result.objects, format);
-      if (keyOut !== undefined && result.trustAnchorKeyPem) writeSecretFile(keyOut, result.trustAnchorKeyPem, keyFile);
-      for (const line of result.notes) process.stderr.write(`${terminalText(line)}\n`);
-      process.stdout.write(manifest);
-    } catch (e) {
-      // The pre-checks print the real CLI's own text, without the `Error: ` prefix.
-      if (!isVerbatimError(e)) throw e;
-      process.stderr.write(terminalText(e.message));
-      process.exitCode = e.exitCode;
-    }
+    const { renderInstall } = await import('../../core/install/index.js');
+    const result = await renderInstall({
+      namespace: globals.linkerdNamespace,
+      cluster: opts.ignoreCluster ? undefined : globals,
+      crds: opts.crds,
+      flags: readSetFlags(cmd, GROUPS),
+      valuesFiles: opts.values,
+      set: opts.set,
+      setString: opts.setString,
+      setFile: opts.setFile,
+      anchorValidity: opts.identityAnchorValidity,
+      issuerValidity: opts.identityIssuerValidity,
+      wantTrustAnchorKey: keyOut !== undefined,
+    });
+    const manifest = renderManifest(result.objects, format);
+    if (keyOut !== undefined && result.trustAnchorKeyPem) writeSecretFile(keyOut, result.trustAnchorKeyPem, keyFile);
+    for (const line of result.notes) process.stderr.write(`${terminalText(line)}\n`);
+    process.stdout.write(manifest);
   });
 }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import * as z from 'zod';
 import { manifestFormat } from '../output/manifest.js';
 
 const EXAMPLES = `
@@ -9,6 +10,8 @@ Examples:
   # Un-mesh every deployment of the default namespace.
   kubectl get deploy -o yaml | linkerd uninject - | kubectl apply -f -`;
 
+const UninjectOptionsSchema = z.object({ output: z.string().optional() });
+
 export function register(program: Command): Command {
   return program
     .command('uninject')
@@ -16,7 +19,8 @@ export function register(program: Command): Command {
     .argument('[CONFIG-FILE...]', 'manifests to uninject')
     .option('-o, --output <format>', 'Output format, one of: json|yaml (default: the format of the input)')
     .addHelpText('after', EXAMPLES)
-    .action(async (files: string[], opts: { output?: string }) => {
+    .action(async (files: string[], flags: unknown) => {
+      const opts = UninjectOptionsSchema.parse(flags);
       const { runUninject } = await import('../../core/inject/index.js');
       const result = await runUninject({ inputs: files, output: opts.output === undefined ? 'auto' : manifestFormat(opts.output) });
       process.stdout.write(result.stdout);

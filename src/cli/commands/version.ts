@@ -1,6 +1,14 @@
 import type { Command } from 'commander';
+import * as z from 'zod';
 import { clientVersion } from '../../core/version.js';
 import { resolveGlobals } from '../globals.js';
+
+const VersionOptionsSchema = z.object({
+  client: z.boolean(),
+  short: z.boolean(),
+  proxy: z.boolean(),
+  namespace: z.string().optional(),
+});
 
 export function register(program: Command): Command {
   return program
@@ -10,7 +18,8 @@ export function register(program: Command): Command {
     .option('--short', 'Print the version number(s) only, with no additional output', false)
     .option('--proxy', 'Print data-plane versions', false)
     .option('-n, --namespace <ns>', 'Namespace to use for --proxy versions (default: all namespaces)')
-    .action(async (opts: { client: boolean; short: boolean; proxy: boolean; namespace?: string }) => {
+    .action(async (flags: unknown) => {
+      const opts = VersionOptionsSchema.parse(flags);
       const client = clientVersion();
       // The client's own version is printed before the cluster is asked (a credential plugin may be slow).
       process.stdout.write(`${opts.short ? client : `Client version: ${client}`}\n`);

@@ -17,18 +17,6 @@ import { parseValuesYaml, readLocalValuesFile } from '../values/valuesFiles.js';
  * Connection failures print linkerd's own text and exit 1 (spec §3.1).
  */
 
-/** An error printed exactly as given (no `Error: ` prefix), like linkerd's pre-checks. */
-export class VerbatimError extends UserError {
-  constructor(readonly text: string, exitCode = 1) {
-    super(text.trimEnd(), { exitCode });
-    this.name = 'VerbatimError';
-  }
-}
-
-export function isVerbatimError(e: unknown): e is VerbatimError {
-  return e instanceof VerbatimError;
-}
-
 export interface BaseValuesOptions {
   ignoreCluster: boolean;
   controlPlaneNamespace: string;
@@ -79,24 +67,24 @@ async function fromCluster(o: BaseValuesOptions, notes: string[]): Promise<{ val
       notes.push(`no Kubernetes configuration found (${e.message}); using default values (use --ignore-cluster or --values to choose explicitly)`);
       return { values: defaultValues() };
     }
-    throw new VerbatimError(`Cannot connect to Kubernetes: ${(e as Error).message}\n${CHECK_HINT}\n`);
+    throw UserError.verbatim(`Cannot connect to Kubernetes: ${(e as Error).message}\n${CHECK_HINT}\n`);
   }
   try {
     await client.serverVersion();
   } catch (e) {
     client.close();
-    throw new VerbatimError(`Cannot connect to Kubernetes: ${(e as Error).message}\n${CHECK_HINT}\n`);
+    throw UserError.verbatim(`Cannot connect to Kubernetes: ${(e as Error).message}\n${CHECK_HINT}\n`);
   }
   let raw: Record<string, unknown> | undefined;
   try {
     raw = await readLinkerdConfig(client, o.controlPlaneNamespace);
   } catch (e) {
     client.close();
-    throw new VerbatimError(`Cannot find Linkerd: ${(e as Error).message}\n${CHECK_HINT}\n`);
+    throw UserError.verbatim(`Cannot find Linkerd: ${(e as Error).message}\n${CHECK_HINT}\n`);
   }
   if (raw === undefined) {
     client.close();
-    throw new VerbatimError(`Cannot find Linkerd: configmaps "${LINKERD_CONFIG}" not found\n${CHECK_HINT}\n`);
+    throw UserError.verbatim(`Cannot find Linkerd: configmaps "${LINKERD_CONFIG}" not found\n${CHECK_HINT}\n`);
   }
   return { values: parseClusterValues(raw, LINKERD_CONFIG).values, client };
 }

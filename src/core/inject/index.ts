@@ -8,7 +8,7 @@ export type { InjectSettings, InjectStreamResult } from './inject.js';
 export { uninjectStream, uninjectObject } from './uninject.js';
 export { proxySettings } from './settings.js';
 export type { ProxySettings } from './settings.js';
-export { resolveBaseValues, isVerbatimError, VerbatimError } from './baseValues.js';
+export { resolveBaseValues } from './baseValues.js';
 export type { BaseValues, BaseValuesOptions } from './baseValues.js';
 export { ANNOTATIONS, overrideAnnotations, applyAnnotations, annotationRow } from './annotations.js';
 export type { AnnotationRow } from './annotations.js';

@@ -7,7 +7,6 @@ import type { KubeSelection } from '../kube/kubeconfig.js';
 import { isNotFound } from '../kube/kubeError.js';
 import { type GatewayApiState, gatewayApiState } from './gatewayApi.js';
 import type { ExternalIssuerData } from './identityCredentials.js';
-import { VerbatimError } from './verbatimError.js';
 
 /*
  * What `linkerd install` asks the cluster before rendering (spec §2.1), with the real CLI's
@@ -39,13 +38,13 @@ export class InstallCluster {
     try {
       client = await connectKube(sel);
     } catch (e) {
-      throw new VerbatimError(CANNOT_CONNECT((e as Error).message), { cause: e });
+      throw UserError.verbatim(CANNOT_CONNECT((e as Error).message), { cause: e });
     }
     try {
       await client.serverVersion();
     } catch (e) {
       client.close();
-      throw new VerbatimError(CANNOT_CONNECT((e as Error).message), { cause: e });
+      throw UserError.verbatim(CANNOT_CONNECT((e as Error).message), { cause: e });
     }
     return new InstallCluster(client);
   }
@@ -61,23 +60,23 @@ export class InstallCluster {
     try {
       crds = await this.crds();
     } catch (e) {
-      throw new VerbatimError(CRDS_MISSING, { cause: e });
+      throw UserError.verbatim(CRDS_MISSING, { cause: e });
     }
     const byName = new Map(crds.map((c) => [c.metadata?.name, c]));
     const ok = LINKERD_CRD_EXPECTATIONS.every((want) => byName.get(want.name)?.spec.versions.some((v) => v.name === want.lastVersion));
-    if (!ok) throw new VerbatimError(CRDS_MISSING);
+    if (!ok) throw UserError.verbatim(CRDS_MISSING);
   }
 
   /** linkerd-config must not exist yet: a second install would clobber the first. */
   async assertNoLinkerdConfig(namespace: string): Promise<void> {
     const cm = await this.client.find('configmaps', 'linkerd-config', namespace);
-    if (cm) throw new VerbatimError(CONFIG_CONFLICT(namespace));
+    if (cm) throw UserError.verbatim(CONFIG_CONFLICT(namespace));
   }
 
   /** proxy-init cannot run unprivileged on Docker-runtime nodes. */
   async assertNoDockerNodes(): Promise<void> {
     const nodes = await this.client.list('nodes', { limit: 500 });
-    if (nodes.some((n) => n.status?.nodeInfo?.containerRuntimeVersion?.startsWith('docker:'))) throw new VerbatimError(DOCKER_NODES);
+    if (nodes.some((n) => n.status?.nodeInfo?.containerRuntimeVersion?.startsWith('docker:'))) throw UserError.verbatim(DOCKER_NODES);
   }
 
   /**

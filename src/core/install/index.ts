@@ -4,7 +4,6 @@
  */
 export { renderInstall } from './renderInstall.js';
 export type { InstallRequest, InstallResult } from './renderInstall.js';
-export { VerbatimError, isVerbatimError } from './verbatimError.js';
 export { heartbeatScheduleAt } from './heartbeatSchedule.js';
 export { decideGatewayApi, gatewayApiState, selectGatewayCrds, GATEWAY_API_INSTALL_URL } from './gatewayApi.js';
 export type { GatewayApiState, GatewayApiSelection, GatewayApiSwitches } from './gatewayApi.js';

@@ -2,15 +2,23 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Cluster, Context, User } from '@kubernetes/client-node';
-import type { GlobalOptions } from '../../cli/globals.js';
 import { readTextFileBounded } from '../input/boundedRead.js';
 import { loadYaml } from '../input/loadYaml.js';
 import { KUBECONFIG_LIMIT, PEM_LIMIT } from '../input/limits.js';
 import { KubeError } from './kubeError.js';
 import { loadConfigTypes } from './clientNode.js';
 
-/** The flags that choose a cluster and identity (linkerd's persistent flags). */
-export type KubeSelection = Pick<GlobalOptions, 'kubeconfig' | 'context' | 'as' | 'asGroup'>;
+/** Which cluster, and as whom: the kubeconfig file and context, and who to impersonate. */
+export interface KubeSelection {
+  /** A kubeconfig file instead of $KUBECONFIG or ~/.kube/config. */
+  kubeconfig?: string;
+  /** A context instead of the kubeconfig's current one. */
+  context?: string;
+  /** The user to impersonate. */
+  as?: string;
+  /** The groups to impersonate. */
+  asGroup: string[];
+}
 
 /** A kubeconfig's entries, in client-node's model. */
 export interface KubeConfigData {

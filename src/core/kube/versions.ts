@@ -1,5 +1,5 @@
-import type { GlobalOptions } from '../../cli/globals.js';
 import { connectKube, type KubeClient } from './kubeClient.js';
+import type { KubeSelection } from './kubeconfig.js';
 import { readLinkerdConfig } from './linkerdConfig.js';
 import { proxyVersionOf } from './proxyVersion.js';
 
@@ -47,15 +47,18 @@ async function proxyVersions(client: KubeClient, controlPlaneNs: string, namespa
  * The server side of `linkerd version`: never throws; every failure (no kubeconfig,
  * unreachable cluster, no linkerd-config) reads as `unavailable`.
  */
-export async function readVersions(globals: GlobalOptions, o: { proxy: boolean; namespace?: string }): Promise<Versions> {
+export async function readVersions(
+  cluster: KubeSelection & { linkerdNamespace: string },
+  o: { proxy: boolean; namespace?: string },
+): Promise<Versions> {
   let client: KubeClient;
   try {
-    client = await connectKube(globals, { timeoutMs: VERSION_TIMEOUT_MS });
+    client = await connectKube(cluster, { timeoutMs: VERSION_TIMEOUT_MS });
   } catch {
     return o.proxy ? { server: UNAVAILABLE, proxies: undefined } : { server: UNAVAILABLE };
   }
   try {
-    const ns = globals.linkerdNamespace;
+    const ns = cluster.linkerdNamespace;
     const [server, proxies] = await Promise.all([serverVersion(client, ns), o.proxy ? proxyVersions(client, ns, o.namespace) : undefined]);
     return o.proxy ? { server, proxies } : { server };
   } finally {

@@ -1,4 +1,3 @@
-import type { Command } from 'commander';
 import { UserError } from '../errors.js';
 import { readTextFileBounded } from '../input/boundedRead.js';
 import { PEM_LIMIT } from '../input/limits.js';
@@ -467,101 +466,7 @@ export function deprecationWarnings(setFlags: readonly SetFlag[]): string[] {
   });
 }
 
-// ---- commander wiring ----
-
-/** commander's attribute name for a long flag (`proxy-cpu-request` → `proxyCpuRequest`). */
-export function attributeName(name: string): string {
-  return name.split('-').reduce((acc, word) => acc + word[0].toUpperCase() + word.slice(1));
-}
-
 /** Release builds (edge/stable) hide development flags, like the Go CLI. */
 export function isReleaseVersion(version: string = LINKERD_VERSION): boolean {
   return /^(edge|stable)-/.test(version);
-}
-
-const ARG_NAMES: Readonly<Record<Exclude<FlagKind, 'bool'>, string>> = {
-  string: '<string>',
-  int: '<int>',
-  duration: '<duration>',
-  stringSlice: '<strings>',
-};
-
-/**
- * Registers the flags of `groups` on a commander command. Booleans also get a hidden `--no-<name>`
- * so `--<name>=false` works after normalizeBoolFlagArgs; string slices accumulate across repeats.
- */
-export function addValueFlags(
-  command: Command,
-  groups: readonly FlagGroup[],
-  options: { release?: boolean } = {},
-): Command {
-  const release = options.release ?? isReleaseVersion();
-  for (const f of flagsOf(groups)) {
-    const names = f.short ? `-${f.short}, --${f.name}` : `--${f.name}`;
-    const hidden = f.hidden === true || (release && f.hiddenInRelease === true);
-    const help = f.deprecated ? `${f.help} (deprecated: ${f.deprecated})` : f.help;
-    if (f.kind === 'bool') {
-      command.addOption(command.createOption(names, help).default(f.default).hideHelp(hidden));
-      command.addOption(command.createOption(`--no-${f.name}`, `Set --${f.name}=false`).hideHelp());
-      continue;
-    }
-    const option = command.createOption(`${names} ${ARG_NAMES[f.kind]}`, help).default(f.default).hideHelp(hidden);
-    if (f.kind === 'stringSlice') {
-      const attr = attributeName(f.name);
-      option.argParser((value: string, previous: readonly string[]) => {
-        // The first occurrence replaces the default; later ones append, like pflag.
-        const fresh = command.getOptionValueSource(attr) !== 'cli';
-        return [...(fresh ? [] : previous), ...splitSliceArg(value)];
-      });
-    }
-    command.addOption(option);
-  }
-  return command;
-}
-
-/**
- * The flags of `groups` the user set on `command` (source `cli`), plus env-preset flags
- * (LINKERD_DOCKER_REGISTRY, when non-empty and the flag was not given) — ready for applyFlags.
- */
-export function readSetFlags(
-  command: Command,
-  groups: readonly FlagGroup[],
-  env: Readonly<Record<string, string | undefined>> = process.env,
-): SetFlag[] {
-  const out: SetFlag[] = [];
-  for (const f of flagsOf(groups)) {
-    const attr = attributeName(f.name);
-    const source = command.getOptionValueSource(attr);
-    if (source === 'cli' || source === 'env') {
-      out.push({ name: f.name, value: command.getOptionValue(attr) as FlagValue });
-    } else if (f.env !== undefined && (env[f.env] ?? '') !== '') {
-      out.push({ name: f.name, value: env[f.env] as string });
-    }
-  }
-  return out;
-}
-
-/**
- * Rewrites `--<bool>=true|false` (any strconv.ParseBool spelling) to `--<bool>` / `--no-<bool>`,
- * because commander booleans take no value while pflag users write `--native-sidecar=false`.
- * Arguments after `--` are left alone.
- */
-export function normalizeBoolFlagArgs(argv: readonly string[], flags: readonly ValueFlag[] = VALUE_FLAGS): string[] {
-  const bools = new Set(flags.filter((f) => f.kind === 'bool').map((f) => f.name));
-  const out: string[] = [];
-  let positional = false;
-  for (const arg of argv) {
-    const m = positional ? null : /^--([^=]+)=(.*)$/s.exec(arg);
-    if (arg === '--') positional = true;
-    if (m === null || !bools.has(m[1])) {
-      out.push(arg);
-      continue;
-    }
-    const b = parseGoBool(m[2]);
-    if (b === undefined) {
-      throw new UserError(`invalid argument ${JSON.stringify(m[2])} for "--${m[1]}" flag: strconv.ParseBool: parsing ${JSON.stringify(m[2])}: invalid syntax`);
-    }
-    out.push(b ? `--${m[1]}` : `--no-${m[1]}`);
-  }
-  return out;
 }

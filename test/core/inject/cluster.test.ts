@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInject, type InjectRequest } from '../../../src/core/inject/index.js';
-import { VerbatimError, resolveBaseValues } from '../../../src/core/inject/baseValues.js';
+import { resolveBaseValues } from '../../../src/core/inject/baseValues.js';
+import { UserError } from '../../../src/core/errors.js';
 import { KubeError } from '../../../src/core/kube/kubeError.js';
 import { kubeGlobals, startApiServer, type ApiServer } from '../../support/apiserver.js';
 import { ANCHORS, M, ROOT } from './support.js';
@@ -80,9 +81,10 @@ describe('inject against a cluster', () => {
   it('fails with linkerd’s own text when Linkerd is not installed', async () => {
     server.remove('v1', 'ConfigMap', 'linkerd-config', 'linkerd');
     try {
-      await expect(runInject(request(server))).rejects.toThrow(VerbatimError);
-      await runInject(request(server)).catch((e: VerbatimError) => {
-        expect(e.text).toBe('Cannot find Linkerd: configmaps "linkerd-config" not found\nValidate the install with: \'linkerd check\'\n');
+      await expect(runInject(request(server))).rejects.toThrow(UserError);
+      await runInject(request(server)).catch((e: UserError) => {
+        expect(e.verbatim).toBe(true);
+        expect(e.message).toBe('Cannot find Linkerd: configmaps "linkerd-config" not found\nValidate the install with: \'linkerd check\'\n');
       });
     } finally {
       server.put(linkerdConfig);
@@ -111,8 +113,9 @@ describe('resolveBaseValues without a cluster', () => {
       throw new KubeError('unreachable', 'Get "https://127.0.0.1:1/version": dial tcp 127.0.0.1:1: connect: connection refused');
     };
     const err = await resolveBaseValues({ ignoreCluster: false, controlPlaneNamespace: 'linkerd', kube: { asGroup: [], kubeconfig: 'x' }, connect: unreachable }).catch((e) => e);
-    expect(err).toBeInstanceOf(VerbatimError);
-    expect(err.text).toBe(
+    expect(err).toBeInstanceOf(UserError);
+    expect(err.verbatim).toBe(true);
+    expect(err.message).toBe(
       'Cannot connect to Kubernetes: Get "https://127.0.0.1:1/version": dial tcp 127.0.0.1:1: connect: connection refused\nValidate the install with: \'linkerd check\'\n',
     );
   });

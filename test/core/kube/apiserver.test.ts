@@ -1,8 +1,8 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import https from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiServer, type ApiServer } from '../../support/apiserver.js';
+import { kubectl } from '../../support/kubectl.js';
 
 const FIXTURES = ['fixtures/clusters/empty.yaml', 'fixtures/clusters/pods.yaml'];
 
@@ -24,24 +24,6 @@ kind: Server
 metadata: { name: web-http, namespace: emojivoto }
 spec: { port: http }
 `;
-
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Run the real kubectl against a test server (asynchronously: the server lives in this process). */
-function kubectl(server: ApiServer, ...args: string[]): Promise<Result> {
-  return new Promise((resolve) => {
-    execFile(
-      'kubectl',
-      ['--kubeconfig', server.kubeconfigPath, '--cache-dir', `${server.dir}/cache`, ...args],
-      { env: { PATH: process.env.PATH, HOME: server.dir }, encoding: 'utf8' },
-      (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
 
 /** A raw HTTPS request, trusting the server's CA. */
 function request(server: ApiServer, path: string, opts: { token?: string | null; method?: string; body?: string; accept?: string } = {}) {

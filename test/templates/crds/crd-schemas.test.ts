@@ -209,6 +209,14 @@ describe('Gateway API route CRDs', () => {
     expect(props(rule)).toEqual(['backendRefs', 'filters', 'matches', 'sessionPersistence', 'timeouts']);
   });
 
+  it('makes header removal lists sets in Gateway API routes only, as the bundle does', () => {
+    const modifier = (name: string, v: string) =>
+      specOf(name, v).properties.rules.items.properties.filters.items.properties.requestHeaderModifier;
+    expect(modifier('httproutes.gateway.networking.k8s.io', 'v1').properties.remove['x-kubernetes-list-type']).toBe('set');
+    expect(modifier('grpcroutes.gateway.networking.k8s.io', 'v1').properties.remove['x-kubernetes-list-type']).toBe('set');
+    expect(modifier('httproutes.policy.linkerd.io', 'v1beta3').properties.remove).not.toHaveProperty('x-kubernetes-list-type');
+  });
+
   it('GRPCRoute matches on service and method', () => {
     const match = specOf('grpcroutes.gateway.networking.k8s.io', 'v1').properties.rules.items.properties.matches.items;
     expect(props(match.properties.method)).toEqual(['method', 'service', 'type']);

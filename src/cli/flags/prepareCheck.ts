@@ -1,17 +1,17 @@
 import * as z from 'zod';
-import { UserError } from '../errors.js';
-import type { KubeSelection } from '../kube/kubeconfig.js';
-import type { KubeObject } from '../kube/resources.js';
-import { formatGoDuration, parseGoDuration } from '../values/index.js';
-import { clientVersion } from '../version.js';
 import {
   DEFAULT_TIMEOUT_MS,
   DEFAULT_VERSIONCHECK_TIMEOUT_MS,
   VERSIONCHECK_URL,
   type CheckRequest,
-} from './runCheck.js';
-import { parseSelection } from './selection.js';
-import type { CheckMode } from './types.js';
+} from '../../core/check/runCheck.js';
+import { parseSelection } from '../../core/check/selection.js';
+import type { CheckMode } from '../../core/check/types.js';
+import { UserError } from '../../core/errors.js';
+import type { KubeObject } from '../../core/kube/resources.js';
+import { formatGoDuration, parseGoDuration } from '../../core/values/index.js';
+import { clientVersion } from '../../core/version.js';
+import type { GlobalOptions } from '../globals.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'short', 'junit'] as const;
 export type CheckOutput = (typeof OUTPUT_FORMATS)[number];
@@ -35,13 +35,6 @@ export const CheckFlagsSchema = z.object({
   list: z.boolean().default(false),
 });
 export type CheckFlags = z.infer<typeof CheckFlagsSchema>;
-
-export interface CheckGlobals extends KubeSelection {
-  linkerdNamespace: string;
-  cniNamespace: string;
-  apiAddr?: string;
-  verbose: boolean;
-}
 
 const validation = (message: string) => new UserError(`Validation error when executing check command: ${message}`);
 
@@ -71,7 +64,7 @@ export interface PreparedCheck {
 /** Validate the flags (the real CLI's messages) and turn them into a request for runCheck. */
 export function prepareCheck(
   raw: unknown,
-  globals: CheckGlobals,
+  globals: GlobalOptions,
   o: { env: NodeJS.ProcessEnv; installObjects?: () => Promise<KubeObject[]> },
 ): PreparedCheck {
   const flags = CheckFlagsSchema.parse(raw);

@@ -1,0 +1,75 @@
+import type { Command } from 'commander';
+import { flagsOf, isReleaseVersion, splitSliceArg, type FlagGroup, type FlagKind, type FlagValue, type SetFlag } from '../../core/values/flags.js';
+import { addBoolFlag } from './boolFlags.js';
+
+/*
+ * The commander side of the values flag table (src/core/values/flags.ts): declaring a command's
+ * flags from the table, and reading back the ones the user set, ready for applyFlags.
+ */
+
+/** commander's attribute name for a long flag (`proxy-cpu-request` → `proxyCpuRequest`). */
+export function attributeName(name: string): string {
+  return name.replace(/-(.)/g, (_, c: string) => c.toUpperCase());
+}
+
+const ARG_NAMES: Readonly<Record<Exclude<FlagKind, 'bool'>, string>> = {
+  string: '<string>',
+  int: '<int>',
+  duration: '<duration>',
+  stringSlice: '<strings>',
+};
+
+/**
+ * Registers the flags of `groups` on a commander command. Booleans also get a hidden `--no-<name>`
+ * (so `--<name>=false` works with acceptGoBools); string slices accumulate across repeats.
+ */
+export function addValueFlags(
+  command: Command,
+  groups: readonly FlagGroup[],
+  options: { release?: boolean } = {},
+): Command {
+  const release = options.release ?? isReleaseVersion();
+  for (const f of flagsOf(groups)) {
+    const names = f.short ? `-${f.short}, --${f.name}` : `--${f.name}`;
+    const hidden = f.hidden === true || (release && f.hiddenInRelease === true);
+    const help = f.deprecated ? `${f.help} (deprecated: ${f.deprecated})` : f.help;
+    if (f.kind === 'bool') {
+      addBoolFlag(command, names, help, { default: f.default === true, hidden });
+      continue;
+    }
+    const option = command.createOption(`${names} ${ARG_NAMES[f.kind]}`, help).default(f.default).hideHelp(hidden);
+    if (f.kind === 'stringSlice') {
+      const attr = attributeName(f.name);
+      option.argParser((value: string, previous: readonly string[]) => {
+        // The first occurrence replaces the default; later ones append, like pflag.
+        const fresh = command.getOptionValueSource(attr) !== 'cli';
+        return [...(fresh ? [] : previous), ...splitSliceArg(value)];
+      });
+    }
+    command.addOption(option);
+  }
+  return command;
+}
+
+/**
+ * The flags of `groups` the user set on `command` (source `cli`), plus env-preset flags
+ * (LINKERD_DOCKER_REGISTRY, when non-empty and the flag was not given) — ready for applyFlags.
+ */
+export function readSetFlags(
+  command: Command,
+  groups: readonly FlagGroup[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): SetFlag[] {
+  const out: SetFlag[] = [];
+  for (const f of flagsOf(groups)) {
+    const attr = attributeName(f.name);
+    const source = command.getOptionValueSource(attr);
+    if (source === 'cli' || source === 'env') {
+      out.push({ name: f.name, value: command.getOptionValue(attr) as FlagValue });
+    } else if (f.env !== undefined) {
+      const preset = env[f.env] ?? '';
+      if (preset !== '') out.push({ name: f.name, value: preset });
+    }
+  }
+  return out;
+}
