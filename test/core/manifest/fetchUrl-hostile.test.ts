@@ -4,21 +4,13 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_REDIRECTS, fetchUrl } from '../../../src/core/manifest/fetchUrl.js';
 import type { InputLimit } from '../../../src/core/input/limits.js';
+import { fakeFetch } from '../../support/fakeFetch.js';
 
 /*
  * Issue 10 items 3 and 8: URL bodies are bounded after decoding, and every redirect hop is held to
  * the https-only rule before anything connects to it. Off-loopback hops are answered by a stand-in
  * fetch that records what was asked, so nothing here leaves the machine.
  */
-
-function fakeFetch(answer: (url: string) => Response) {
-  const asked: string[] = [];
-  const f = (async (input: string | URL | Request) => {
-    asked.push(String(input));
-    return answer(String(input));
-  }) as typeof fetch;
-  return { f, asked };
-}
 
 const redirect = (to: string, status = 302) => new Response(null, { status, headers: { location: to } });
 
