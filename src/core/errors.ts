@@ -36,3 +36,8 @@ export class UserError extends Error {
 export function isUserError(e: unknown): e is UserError {
   return e instanceof UserError;
 }
+
+/** The first line of an error's message (or of what was thrown), for one-line reports. */
+export function firstLine(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '';
+}

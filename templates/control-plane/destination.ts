@@ -8,10 +8,8 @@ import {
   controllerImage,
   controllerResources,
   type ControllerContainerSpec,
-  controlPlaneDeployment,
-  controlPlanePodSpec,
   extraEnv,
-  withControlPlaneProxy,
+  proxiedDeployment,
 } from './pod.js';
 import { traceArgs } from './trace.js';
 
@@ -131,25 +129,15 @@ function policyContainer(values: Values, ctx: ControlPlaneContext): Container {
  * serving certificates change.
  */
 export function destinationDeployment(values: Values, ctx: ControlPlaneContext, checksum: string): Deployment {
-  const pod = controlPlanePodSpec(values, {
+  return proxiedDeployment(values, ctx, {
     component: 'destination',
-    serviceAccountName: 'linkerd-destination',
     containers: [destinationContainer(values, ctx), spValidatorContainer(values), policyContainer(values, ctx)],
     volumes: [
       { name: 'sp-tls', secret: { secretName: 'linkerd-sp-validator-k8s-tls' } },
       { name: 'policy-tls', secret: { secretName: 'linkerd-policy-validator-k8s-tls' } },
     ],
-  });
-  const spec = withControlPlaneProxy(values, ctx, pod, {
-    component: 'linkerd-destination',
-    podInboundPorts: '8086,8090,8443,9443,9990,9996,9997',
-    proxyResources: values.destinationProxyResources,
-  });
-  return controlPlaneDeployment(values, ctx, {
-    name: 'linkerd-destination',
-    component: 'destination',
+    proxy: { podInboundPorts: '8086,8090,8443,9443,9990,9996,9997', proxyResources: values.destinationProxyResources },
     fullSelector: true,
-    spec,
     leadingAnnotations: { 'checksum/config': checksum },
     annotations: { ...values.destinationController.podAnnotations },
   });

@@ -8,10 +8,8 @@ import { b64, componentLabels, createdByAnnotation, namespacedMeta } from './met
 import {
   controllerContainer,
   controllerResources,
-  controlPlaneDeployment,
-  controlPlanePodSpec,
   extraEnv,
-  withControlPlaneProxy,
+  proxiedDeployment,
 } from './pod.js';
 import { traceArgs } from './trace.js';
 
@@ -85,27 +83,15 @@ function identityContainer(values: Values, ctx: ControlPlaneContext): Container 
  * (the controller cannot wait for an identity it issues itself) and refuses plaintext on 8080.
  */
 export function identityDeployment(values: Values, ctx: ControlPlaneContext): Deployment {
-  const pod = controlPlanePodSpec(values, {
+  return proxiedDeployment(values, ctx, {
     component: 'identity',
-    serviceAccountName: 'linkerd-identity',
     containers: [identityContainer(values, ctx)],
     volumes: [
       { name: 'identity-issuer', secret: { secretName: 'linkerd-identity-issuer' } },
       { name: 'trust-roots', configMap: { name: 'linkerd-identity-trust-roots' } },
     ],
-  });
-  const spec = withControlPlaneProxy(values, ctx, pod, {
-    component: 'linkerd-identity',
-    podInboundPorts: '8080,9990',
-    proxyResources: values.identityProxyResources,
-    regularContainer: true,
-    requireTLSOnInboundPorts: '8080',
-  });
-  return controlPlaneDeployment(values, ctx, {
-    name: 'linkerd-identity',
-    component: 'identity',
+    proxy: { podInboundPorts: '8080,9990', proxyResources: values.identityProxyResources, regularContainer: true, requireTLSOnInboundPorts: '8080' },
     fullSelector: true,
-    spec,
     annotations: { ...values.identity.podAnnotations },
   });
 }

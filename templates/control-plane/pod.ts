@@ -203,7 +203,7 @@ export function controlPlaneProxyValues(values: Values, p: ControlPlaneProxy): V
 }
 
 /** Adds the proxy (and proxy-init or the network validator) to a control-plane pod spec. */
-export function withControlPlaneProxy(values: Values, ctx: ControlPlaneContext, spec: PodSpec, p: ControlPlaneProxy): PodSpec {
+function withControlPlaneProxy(values: Values, ctx: ControlPlaneContext, spec: PodSpec, p: ControlPlaneProxy): PodSpec {
   // Injection copies a hand-mounted API token into the proxy; the control-plane proxies do not
   // talk to the API, so they are shown the pod without that mount.
   const podSpec: PodSpec = {
@@ -214,7 +214,7 @@ export function withControlPlaneProxy(values: Values, ctx: ControlPlaneContext, 
   return withSidecar(spec, parts);
 }
 
-export interface DeploymentInput {
+interface DeploymentInput {
   name: ProxiedComponent;
   component: Component;
   /** Selector labels beyond the component (identity and destination also select on ns and proxy-deployment). */
@@ -227,7 +227,7 @@ export interface DeploymentInput {
 }
 
 /** A control-plane Deployment with the pod metadata injection would give it. */
-export function controlPlaneDeployment(values: Values, ctx: ControlPlaneContext, d: DeploymentInput): Deployment {
+function controlPlaneDeployment(values: Values, ctx: ControlPlaneContext, d: DeploymentInput): Deployment {
   const injected = injectedPodMetadata(values, {
     controlPlaneNamespace: ctx.namespace,
     ownerKind: 'deployment',
@@ -279,4 +279,38 @@ export function controlPlaneDeployment(values: Values, ctx: ControlPlaneContext,
       },
     },
   };
+}
+
+/** What makes one proxied control-plane Deployment different from the others. */
+export interface ProxiedDeploymentInput {
+  component: 'destination' | 'identity' | 'proxy-injector';
+  containers: Container[];
+  /** The component's own volumes; the API token volume is added after them. */
+  volumes: Volume[];
+  proxy: Omit<ControlPlaneProxy, 'component'>;
+  /** Selector labels beyond the component (identity and destination also select on ns and proxy-deployment). */
+  fullSelector: boolean;
+  /** Annotations placed before `linkerd.io/created-by` (checksum/config). */
+  leadingAnnotations?: Record<string, string>;
+  /** Component annotations (opaque ports) and the component's podAnnotations. */
+  annotations?: Record<string, string>;
+}
+
+/**
+ * A control-plane Deployment with its proxy (destination, identity, proxy-injector): the pod spec,
+ * the proxy added as injection would add it, and the pod metadata injection would give it. The
+ * Deployment, its ServiceAccount and its proxy are all `linkerd-<component>`.
+ */
+export function proxiedDeployment(values: Values, ctx: ControlPlaneContext, d: ProxiedDeploymentInput): Deployment {
+  const name: ProxiedComponent = `linkerd-${d.component}`;
+  const pod = controlPlanePodSpec(values, { component: d.component, serviceAccountName: name, containers: d.containers, volumes: d.volumes });
+  const spec = withControlPlaneProxy(values, ctx, pod, { component: name, ...d.proxy });
+  return controlPlaneDeployment(values, ctx, {
+    name,
+    component: d.component,
+    fullSelector: d.fullSelector,
+    spec,
+    leadingAnnotations: d.leadingAnnotations,
+    annotations: d.annotations,
+  });
 }

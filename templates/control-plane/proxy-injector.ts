@@ -5,10 +5,8 @@ import type { ControlPlaneContext } from './context.js';
 import {
   controllerContainer,
   controllerResources,
-  controlPlaneDeployment,
-  controlPlanePodSpec,
   extraEnv,
-  withControlPlaneProxy,
+  proxiedDeployment,
 } from './pod.js';
 
 function injectorContainer(values: Values, ctx: ControlPlaneContext): Container {
@@ -44,26 +42,16 @@ function injectorContainer(values: Values, ctx: ControlPlaneContext): Container 
  * are TLS the proxy must not try to detect.
  */
 export function proxyInjectorDeployment(values: Values, ctx: ControlPlaneContext, checksum: string): Deployment {
-  const pod = controlPlanePodSpec(values, {
+  return proxiedDeployment(values, ctx, {
     component: 'proxy-injector',
-    serviceAccountName: 'linkerd-proxy-injector',
     containers: [injectorContainer(values, ctx)],
     volumes: [
       { name: 'config', configMap: { name: 'linkerd-config' } },
       { name: 'trust-roots', configMap: { name: 'linkerd-identity-trust-roots' } },
       { name: 'tls', secret: { secretName: 'linkerd-proxy-injector-k8s-tls' } },
     ],
-  });
-  const spec = withControlPlaneProxy(values, ctx, pod, {
-    component: 'linkerd-proxy-injector',
-    podInboundPorts: '8443,9995',
-    proxyResources: values.proxyInjectorProxyResources,
-  });
-  return controlPlaneDeployment(values, ctx, {
-    name: 'linkerd-proxy-injector',
-    component: 'proxy-injector',
+    proxy: { podInboundPorts: '8443,9995', proxyResources: values.proxyInjectorProxyResources },
     fullSelector: false,
-    spec,
     leadingAnnotations: { 'checksum/config': checksum },
     annotations: { 'config.linkerd.io/opaque-ports': '8443', ...values.proxyInjector.podAnnotations },
   });

@@ -30,6 +30,11 @@ function directionParams(direction: 'inbound' | 'outbound', tree: Record<string,
   return out;
 }
 
+/** Helm's truthiness (`{{ if .Values.x }}`): given, and not empty, false or zero. */
+function notEmpty<T>(v: T): v is NonNullable<T> {
+  return v !== undefined && v !== null && v !== '' && v !== false && v !== 0;
+}
+
 export const TRUST_ANCHORS_REQUIRED = 'Please provide the identity trust anchors';
 
 /** The proxy's environment, in the order the real injector writes it (spec §3.6). */
@@ -38,7 +43,6 @@ export function proxyEnv(values: Values, ctx: ProxyPodContext): EnvVar[] {
   const ns = ctx.controlPlaneNamespace;
   const cd = values.clusterDomain;
   const td = trustDomainOf(values);
-  const any = (v: unknown) => v !== undefined && v !== null && v !== '' && v !== false && v !== 0;
   const listen = values.disableIPv6 ? '0.0.0.0' : '[::]';
   const isDestination = ctx.component === 'linkerd-destination';
   const isIdentity = ctx.component === 'linkerd-identity';
@@ -50,13 +54,13 @@ export function proxyEnv(values: Values, ctx: ProxyPodContext): EnvVar[] {
     fieldRef('_pod_ip', 'status.podIP'),
     fieldRef('_pod_nodeName', 'spec.nodeName'),
     env('_pod_containerName', values.proxyContainerName || 'linkerd-proxy'),
-    env('LINKERD2_PROXY_CORES', any(p.cores) ? p.cores! : (workers.minimum ?? 1)),
-    env('LINKERD2_PROXY_CORES_MIN', any(p.cores) ? p.cores! : (workers.minimum ?? 1)),
+    env('LINKERD2_PROXY_CORES', notEmpty(p.cores) ? p.cores : (workers.minimum ?? 1)),
+    env('LINKERD2_PROXY_CORES_MIN', notEmpty(p.cores) ? p.cores : (workers.minimum ?? 1)),
   ];
-  if (any(workers.maximum)) e.push(env('LINKERD2_PROXY_CORES_MAX', workers.maximum!));
-  if (any(workers.maximumCPURatio)) e.push(env('LINKERD2_PROXY_CORES_MAX_RATIO', workers.maximumCPURatio!));
-  if (any(p.requireIdentityOnInboundPorts)) e.push(env('LINKERD2_PROXY_INBOUND_PORTS_REQUIRE_IDENTITY', p.requireIdentityOnInboundPorts!));
-  if (any(p.requireTLSOnInboundPorts)) e.push(env('LINKERD2_PROXY_INBOUND_PORTS_REQUIRE_TLS', p.requireTLSOnInboundPorts!));
+  if (notEmpty(workers.maximum)) e.push(env('LINKERD2_PROXY_CORES_MAX', workers.maximum));
+  if (notEmpty(workers.maximumCPURatio)) e.push(env('LINKERD2_PROXY_CORES_MAX_RATIO', workers.maximumCPURatio));
+  if (notEmpty(p.requireIdentityOnInboundPorts)) e.push(env('LINKERD2_PROXY_INBOUND_PORTS_REQUIRE_IDENTITY', p.requireIdentityOnInboundPorts));
+  if (notEmpty(p.requireTLSOnInboundPorts)) e.push(env('LINKERD2_PROXY_INBOUND_PORTS_REQUIRE_TLS', p.requireTLSOnInboundPorts));
   e.push(
     env('LINKERD2_PROXY_SHUTDOWN_ENDPOINT_ENABLED', Boolean(p.enableShutdownEndpoint)),
     env('LINKERD2_PROXY_LOG', p.logLevel + (p.logHTTPHeaders === 'insecure' ? '' : ',[{headers}]=off,[{request}]=off')),
@@ -71,10 +75,10 @@ export function proxyEnv(values: Values, ctx: ProxyPodContext): EnvVar[] {
     env('LINKERD2_PROXY_CONTROL_STREAM_IDLE_TIMEOUT', p.control?.streams?.idleTimeout ?? ''),
     env('LINKERD2_PROXY_CONTROL_STREAM_LIFETIME', p.control?.streams?.lifetime ?? ''),
   );
-  if (any(p.inboundConnectTimeout)) e.push(env('LINKERD2_PROXY_INBOUND_CONNECT_TIMEOUT', p.inboundConnectTimeout!));
-  if (any(p.outboundConnectTimeout)) e.push(env('LINKERD2_PROXY_OUTBOUND_CONNECT_TIMEOUT', p.outboundConnectTimeout!));
-  if (any(p.outboundDiscoveryCacheUnusedTimeout)) e.push(env('LINKERD2_PROXY_OUTBOUND_DISCOVERY_IDLE_TIMEOUT', p.outboundDiscoveryCacheUnusedTimeout!));
-  if (any(p.inboundDiscoveryCacheUnusedTimeout)) e.push(env('LINKERD2_PROXY_INBOUND_DISCOVERY_IDLE_TIMEOUT', p.inboundDiscoveryCacheUnusedTimeout!));
+  if (notEmpty(p.inboundConnectTimeout)) e.push(env('LINKERD2_PROXY_INBOUND_CONNECT_TIMEOUT', p.inboundConnectTimeout));
+  if (notEmpty(p.outboundConnectTimeout)) e.push(env('LINKERD2_PROXY_OUTBOUND_CONNECT_TIMEOUT', p.outboundConnectTimeout));
+  if (notEmpty(p.outboundDiscoveryCacheUnusedTimeout)) e.push(env('LINKERD2_PROXY_OUTBOUND_DISCOVERY_IDLE_TIMEOUT', p.outboundDiscoveryCacheUnusedTimeout));
+  if (notEmpty(p.inboundDiscoveryCacheUnusedTimeout)) e.push(env('LINKERD2_PROXY_INBOUND_DISCOVERY_IDLE_TIMEOUT', p.inboundDiscoveryCacheUnusedTimeout));
   if (p.disableOutboundProtocolDetectTimeout) e.push(env('LINKERD2_PROXY_OUTBOUND_DETECT_TIMEOUT', '365d'));
   if (p.disableInboundProtocolDetectTimeout) e.push(env('LINKERD2_PROXY_INBOUND_DETECT_TIMEOUT', '365d'));
   e.push(
@@ -99,7 +103,7 @@ export function proxyEnv(values: Values, ctx: ProxyPodContext): EnvVar[] {
     ...directionParams('inbound', p.inbound as Record<string, unknown> | undefined),
     ...directionParams('outbound', p.outbound as Record<string, unknown> | undefined),
   );
-  if (any(p.opaquePorts)) e.push(env('LINKERD2_PROXY_INBOUND_PORTS_DISABLE_PROTOCOL_DETECTION', p.opaquePorts!));
+  if (notEmpty(p.opaquePorts)) e.push(env('LINKERD2_PROXY_INBOUND_PORTS_DISABLE_PROTOCOL_DETECTION', p.opaquePorts));
   e.push(
     env('LINKERD2_PROXY_DESTINATION_CONTEXT', '{"ns":"$(_pod_ns)", "nodeName":"$(_pod_nodeName)", "pod":"$(_pod_name)"}\n'),
     fieldRef('_pod_sa', 'spec.serviceAccountName'),
@@ -119,8 +123,8 @@ export function proxyEnv(values: Values, ctx: ProxyPodContext): EnvVar[] {
     env('LINKERD2_PROXY_DESTINATION_SVC_NAME', serviceAccountIdentity('linkerd-destination', ns, ns, td)),
     env('LINKERD2_PROXY_POLICY_SVC_NAME', serviceAccountIdentity('linkerd-destination', ns, ns, td)),
   );
-  if (any(p.accessLog)) e.push(env('LINKERD2_PROXY_ACCESS_LOG', p.accessLog!));
-  if (any(p.shutdownGracePeriod)) e.push(env('LINKERD2_PROXY_SHUTDOWN_GRACE_PERIOD', p.shutdownGracePeriod!));
+  if (notEmpty(p.accessLog)) e.push(env('LINKERD2_PROXY_ACCESS_LOG', p.accessLog));
+  if (notEmpty(p.shutdownGracePeriod)) e.push(env('LINKERD2_PROXY_SHUTDOWN_GRACE_PERIOD', p.shutdownGracePeriod));
   for (const extra of [...((p.additionalEnv ?? []) as EnvVar[]), ...((p.experimentalEnv ?? []) as EnvVar[])]) e.push(extra);
   return e;
 }

@@ -13,8 +13,15 @@ import { formatGoDuration, parseGoDuration } from '../../core/values/index.js';
 import { clientVersion } from '../../core/version.js';
 import type { GlobalOptions } from '../globals.js';
 
+/*
+ * `linkerd check`'s flags → the CheckRequest core runs: the real CLI's validation messages, the
+ * deadlines, the environment's versioncheck settings and the flags forwarded to extensions.
+ */
+
 export const OUTPUT_FORMATS = ['table', 'json', 'short', 'junit'] as const;
 export type CheckOutput = (typeof OUTPUT_FORMATS)[number];
+
+const isCheckOutput = (s: string): s is CheckOutput => (OUTPUT_FORMATS as readonly string[]).includes(s);
 
 /** The `check` flags as commander hands them over. */
 export const CheckFlagsSchema = z.object({
@@ -72,8 +79,9 @@ export function prepareCheck(
   if (flags.pre && flags.crds) throw validation('--pre and --crds flags are mutually exclusive');
   if (flags.crds && flags.proxy) throw validation('--crds and --proxy flags are mutually exclusive');
   if (!flags.pre && flags.linkerdCniEnabled) throw validation('--linkerd-cni-enabled can only be used with --pre');
-  if (!(OUTPUT_FORMATS as readonly string[]).includes(flags.output)) {
-    throw validation(`Invalid output type '${flags.output}'. Supported output types are: json, table, short, junit`);
+  const output = flags.output;
+  if (!isCheckOutput(output)) {
+    throw validation(`Invalid output type '${output}'. Supported output types are: json, table, short, junit`);
   }
   if (flags.failOn !== 'error' && flags.failOn !== 'warning') throw validation(`--fail-on must be "error" or "warning", not "${flags.failOn}"`);
 
@@ -116,5 +124,5 @@ export function prepareCheck(
     extensions: { path: o.env.PATH ?? '', forwardFlags, timeoutMs: waitMs + timeoutMs },
     env: o.env,
   };
-  return { request, output: flags.output as CheckOutput, list: flags.list };
+  return { request, output, list: flags.list };
 }

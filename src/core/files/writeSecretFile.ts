@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fchmodSync, fsyncSync, lstatSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors.js';
+import { errnoText } from './errnoText.js';
 
 /*
  * Writing a private key to a file the user named. The file is created by us, with mode 0600 from
@@ -19,17 +20,6 @@ export interface SecretFileOptions {
 }
 
 const CREATE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
-
-function errnoText(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException).code;
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'ENOENT') return 'no such file or directory';
-  if (code === 'ENOTDIR') return 'not a directory';
-  if (code === 'EISDIR') return 'is a directory';
-  if (code === 'EROFS') return 'read-only file system';
-  if (code === 'ENOSPC') return 'no space left on device';
-  return (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '';
-}
 
 /**
  * Refuses, before any work is done, what writeSecretFile would refuse: `-`, a missing or

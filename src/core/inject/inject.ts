@@ -122,6 +122,27 @@ function addSidecar(ed: DocEditor, spec: YAMLMap, parts: SidecarParts): void {
   add('volumes', [], parts.volumes);
 }
 
+/** One workload on its way through `inject --manual`: where it is in the document, and what is known of it. */
+interface ManualWorkload {
+  ed: DocEditor;
+  /** The workload object. */
+  obj: YAMLMap;
+  /** Its pod template. */
+  tmpl: YAMLMap;
+  /** The pod spec, as plain data. */
+  spec: PodSpec;
+  /** The pod template's annotations. */
+  annotations: Record<string, string>;
+  wk: WorkloadKind;
+  report: DocReport;
+  /** `kind/name`, as notes name it. */
+  resource: string;
+  /** Injected in ingress mode (flag, or the annotation before stripping). */
+  ingress: boolean;
+  /** Carried a linkerd-proxy already (its config annotations came from an earlier run's flags). */
+  wasInjected: boolean;
+}
+
 class Injector {
   readonly reports: DocReport[] = [];
   readonly notes: ReportNote[] = [];
@@ -205,7 +226,7 @@ class Injector {
       return;
     }
     if (this.s.manual) {
-      if (!this.manual(ed, obj, tmpl, spec, annotations, wk, report, resource, ingress, facts.wasInjected)) return;
+      if (!this.manual({ ed, obj, tmpl, spec, annotations, wk, report, resource, ingress, wasInjected: facts.wasInjected })) return;
     } else {
       // The annotation the flag writes replaces the input's (what the injector will then see).
       this.conflicts(annotations, resource, true);
@@ -241,18 +262,8 @@ class Injector {
     return { flagWins, annotationWins };
   }
 
-  private manual(
-    ed: DocEditor,
-    obj: YAMLMap,
-    tmpl: YAMLMap,
-    spec: PodSpec,
-    annotations: Record<string, string>,
-    wk: WorkloadKind,
-    report: DocReport,
-    resource: string,
-    ingress: boolean,
-    wasInjected: boolean,
-  ): boolean {
+  private manual(w: ManualWorkload): boolean {
+    const { ed, obj, tmpl, spec, annotations, wk, report, resource, ingress, wasInjected } = w;
     const s = this.s;
     const objMeta = ed.getMap(obj, 'metadata');
     const namespace = (objMeta && ed.getString(objMeta, 'namespace')) || s.defaultNamespace;

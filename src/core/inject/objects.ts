@@ -3,6 +3,30 @@ import type { DocEditor } from '../manifest/editor.js';
 import { linePosition, positionError, type ManifestDoc } from '../manifest/stream.js';
 import { LIST_KIND } from './kinds.js';
 
+/** How a walk reads a mapping's `kind` and `items`: through a DocEditor, or the plain node API. */
+export interface ObjectReader {
+  kind(map: YAMLMap): string | undefined;
+  items(map: YAMLMap): readonly unknown[] | undefined;
+}
+
+/** Reads without an editor (nothing is tracked for later edits; aliases are not followed). */
+export const PLAIN_READER: ObjectReader = {
+  kind: (map) => {
+    const kind = map.get('kind');
+    return kind === undefined || kind === null ? undefined : String(kind);
+  },
+  items: (map) => {
+    const items = map.get('items');
+    return isSeq(items) ? items.items : undefined;
+  },
+};
+
+/** The nodes a root mapping holds objects in: the `items` of a `kind: List` (any case), else the root itself. */
+export function objectNodes(root: YAMLMap, read: ObjectReader = PLAIN_READER): readonly unknown[] {
+  if ((read.kind(root) ?? '').toLowerCase() !== LIST_KIND) return [root];
+  return read.items(root) ?? [];
+}
+
 function describe(node: unknown): string {
   return isSeq(node) ? 'a sequence' : isScalar(node) ? 'a scalar' : 'something else';
 }
@@ -21,9 +45,6 @@ export function documentObjects(ed: DocEditor, d: ManifestDoc, source: { name: s
     throw positionError(source.name, pos.line, pos.col, `expected a Kubernetes object (a mapping), found ${describe(node)}`);
   };
   if (!isMap(contents)) return fail(contents);
-  if ((ed.getString(contents, 'kind') ?? '').toLowerCase() !== LIST_KIND) return [contents];
-  const items = ed.getSeq(contents, 'items');
-  if (!items) return [];
-  for (const item of items.items) if (!isMap(item)) fail(item);
-  return items.items as YAMLMap[];
+  const nodes = objectNodes(contents, { kind: (m) => ed.getString(m, 'kind'), items: (m) => ed.getSeq(m, 'items')?.items });
+  return nodes.map((node) => (isMap(node) ? node : fail(node)));
 }

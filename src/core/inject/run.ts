@@ -7,6 +7,7 @@ import { deprecationWarnings, type SetFlag } from '../values/flags.js';
 import { clusterNamespaceAnnotations, resolveBaseValues, type BaseValuesOptions } from './baseValues.js';
 import { injectStream } from './inject.js';
 import { NAMESPACE_KIND, workloadKind } from './kinds.js';
+import { objectNodes } from './objects.js';
 import { PLAIN_GLYPHS, injectReportText, uninjectReportText, type Glyphs } from './report.js';
 import { proxySettings } from './settings.js';
 import { uninjectStream } from './uninject.js';
@@ -46,10 +47,7 @@ function roots(stream: ManifestStream): Array<{ doc: Document; obj: Record<strin
   const out: Array<{ doc: Document; obj: Record<string, unknown> }> = [];
   for (const d of stream.docs) {
     if (!isMap(d.doc.contents)) continue;
-    const kind = String(d.doc.get('kind') ?? '').toLowerCase();
-    const items = kind === 'list' ? d.doc.get('items') : undefined;
-    const nodes = items && typeof items === 'object' && 'items' in items ? (items as { items: unknown[] }).items : [d.doc.contents];
-    for (const n of nodes) if (isMap(n)) out.push({ doc: d.doc, obj: { kind: n.get('kind'), metadata: n.get('metadata') } });
+    for (const n of objectNodes(d.doc.contents)) if (isMap(n)) out.push({ doc: d.doc, obj: { kind: n.get('kind'), metadata: n.get('metadata') } });
   }
   return out;
 }

@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { UserError } from '../errors.js';
+import { errnoText } from '../files/errnoText.js';
 import { type InputLimit, overLimitMessage } from './limits.js';
 
 /*
@@ -12,20 +13,7 @@ const CHUNK = 64 * 1024;
 
 /** `open X: no such file or directory`, `read X: is a directory`, … (Go's *PathError text). */
 export function fileError(op: 'open' | 'read' | 'stat', path: string, e: unknown): UserError {
-  const code = (e as NodeJS.ErrnoException).code;
-  const why =
-    code === 'ENOENT'
-      ? 'no such file or directory'
-      : code === 'EACCES' || code === 'EPERM'
-        ? 'permission denied'
-        : code === 'EISDIR'
-          ? 'is a directory'
-          : code === 'ENOTDIR'
-            ? 'not a directory'
-            : code === 'ELOOP'
-              ? 'too many levels of symbolic links'
-              : (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '';
-  return new UserError(`${op} ${path}: ${why}`, { cause: e });
+  return new UserError(`${op} ${path}: ${errnoText(e)}`, { cause: e });
 }
 
 function over(input: string, limit: InputLimit): UserError {

@@ -5,6 +5,7 @@ import { readFileBounded } from '../input/boundedRead.js';
 import { PEM_LIMIT } from '../input/limits.js';
 import { loadClientNode } from './clientNode.js';
 import { execCredentialSource } from './execCredential.js';
+import { firstLine } from '../errors.js';
 import { KubeError } from './kubeError.js';
 
 export type Headers = Record<string, string | string[]>;
@@ -17,10 +18,6 @@ export interface Credentials {
   headers(): Promise<Headers>;
   /** An agent client-node built for a `proxy-url` cluster; otherwise the transport makes its own. */
   proxyAgent?: http.Agent;
-}
-
-function firstLine(e: unknown): string {
-  return (e instanceof Error ? e.message : String(e)).split('\n')[0];
 }
 
 function read(file: string | undefined, data: string | undefined, what: string, owner: string): Buffer | undefined {

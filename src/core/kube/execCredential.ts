@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { z } from 'zod';
+import { firstLine } from '../errors.js';
 import { EXEC_OUTPUT_LIMIT, overLimitMessage } from '../input/limits.js';
 import { KubeError } from './kubeError.js';
 
@@ -133,7 +134,7 @@ async function runPlugin(raw: unknown, o: ExecPluginOptions): Promise<ExecCreden
   try {
     json = JSON.parse(stdout);
   } catch (e) {
-    throw configError(`decoding stdout: ${(e instanceof Error ? e.message : String(e)).split('\n')[0] ?? ''}`);
+    throw configError(`decoding stdout: ${firstLine(e)}`);
   }
   const cred = execCredentialSchema.safeParse(json);
   if (!cred.success) throw configError('decoding stdout: not an ExecCredential');

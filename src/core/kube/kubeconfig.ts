@@ -5,6 +5,7 @@ import type { Cluster, Context, User } from '@kubernetes/client-node';
 import { readTextFileBounded } from '../input/boundedRead.js';
 import { loadYaml } from '../input/loadYaml.js';
 import { KUBECONFIG_LIMIT, PEM_LIMIT } from '../input/limits.js';
+import { firstLine } from '../errors.js';
 import { KubeError } from './kubeError.js';
 import { loadConfigTypes } from './clientNode.js';
 
@@ -116,10 +117,6 @@ function inCluster(env: NodeJS.ProcessEnv): KubeConfigData | undefined {
     ],
     currentContext: 'inClusterContext',
   };
-}
-
-function firstLine(e: unknown): string {
-  return (e instanceof Error ? e.message : String(e)).split('\n')[0];
 }
 
 /**

@@ -3,6 +3,7 @@ import https from 'node:https';
 import { API_BODY_LIMIT, type InputLimit, overLimitMessage } from '../input/limits.js';
 import { clusterCa, resolveCredentials, type Headers } from './credentials.js';
 import type { KubeSelection, ResolvedKubeConfig } from './kubeconfig.js';
+import { firstLine } from '../errors.js';
 import { KubeError, type KubeErrorKind } from './kubeError.js';
 
 /** linkerd's client timeout per request (`k8s.NewAPI(…, 30s)`). */
@@ -164,10 +165,6 @@ export class KubeTransport {
   close(): void {
     this.agent.destroy();
   }
-}
-
-function firstLine(e: unknown): string {
-  return (e instanceof Error ? e.message : String(e)).split('\n')[0];
 }
 
 /** Go's `url.Error` spells methods `Get`, `Post`, … */

@@ -1,4 +1,5 @@
 import { Document, LineCounter, isAlias, isNode, parseAllDocuments, visit, type DocumentOptions, type ParseOptions, type SchemaOptions } from 'yaml';
+import { firstLine } from '../errors.js';
 import { MAX_NESTING_DEPTH, checkPlainTree, checkYamlDepth } from '../input/treeLimits.js';
 import { linePosition, positionError } from './positions.js';
 import { DocEditor, type DocRegion } from './editor.js';
@@ -48,10 +49,10 @@ const YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
     ),
 };
 
-function firstLine(message: string): string {
-  // The parser reports its own stack running out; that is nesting past any limit we keep.
-  if (message.startsWith('Maximum call stack size exceeded')) return `nested more than ${MAX_NESTING_DEPTH} levels deep`;
-  return message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+/** A parser error's reason; the parser's own stack running out is nesting past any limit we keep. */
+function parseErrorReason(e: Error): string {
+  if (e.message.startsWith('Maximum call stack size exceeded')) return `nested more than ${MAX_NESTING_DEPTH} levels deep`;
+  return firstLine(e).replace(/ at line \d+, column \d+:?$/, '');
 }
 
 /** Documents kubectl would see: anything but `---` lines, `...` lines and whitespace. */
@@ -75,7 +76,7 @@ function parseYamlStream(source: ManifestSource): ManifestStream {
     const err = doc.errors[0];
     if (err) {
       const pos = err.linePos?.[0] ?? where(err.pos[0]);
-      throw positionError(name, pos.line, pos.col, firstLine(err.message));
+      throw positionError(name, pos.line, pos.col, parseErrorReason(err));
     }
     const tooDeep = checkYamlDepth(doc);
     if (tooDeep) {

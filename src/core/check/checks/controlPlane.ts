@@ -1,6 +1,7 @@
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { LINKERD_CRD_EXPECTATIONS } from '../../../../templates/crds/index.js';
 import { networkContainsCidr, networkContainsIp, parseCidr } from '../cidr.js';
+import { BUILTIN_RESOURCES, type BuiltinResource } from '../../kube/resources.js';
 import type { CheckContext } from '../context.js';
 import { controlPlanePods, linkerdConfigMap, linkerdValues } from '../facts.js';
 import { podName, terminalProblem } from '../pods.js';
@@ -35,6 +36,32 @@ async function namespaceExists(ctx: CheckContext, ns: string): Promise<CheckOutc
 }
 
 const expectedRbac = (ns: string) => [`linkerd-${ns}-identity`, `linkerd-${ns}-proxy-injector`];
+
+/**
+ * `control plane <Kinds> exist`: among the control plane's objects of one resource (those of its
+ * namespace, for a namespaced resource), every expected name is present.
+ */
+function controlPlaneObjectsExist(
+  id: string,
+  resource: BuiltinResource,
+  kinds: string,
+  hintAnchor: string,
+  expected: (controlPlaneNamespace: string) => string[],
+): CheckDefinition {
+  return {
+    id,
+    category: 'linkerd-config',
+    description: `control plane ${kinds} exist`,
+    severity: 'fatal',
+    hintAnchor,
+    retryable: false,
+    async run(ctx) {
+      const ns = ctx.options.controlPlaneNamespace;
+      const read = BUILTIN_RESOURCES[resource].namespaced ? { namespace: ns, labelSelector: CONTROL_PLANE_SELECTOR } : { labelSelector: CONTROL_PLANE_SELECTOR };
+      return missing(kinds, await ctx.list(resource, read), expected(ns));
+    },
+  };
+}
 
 /**
  * linkerd's validateControlPlanePods: for each core component at least one Running pod
@@ -228,42 +255,9 @@ export const CONFIG_CHECKS: CheckDefinition[] = [
     retryable: false,
     run: (ctx) => namespaceExists(ctx, ctx.options.controlPlaneNamespace),
   },
-  {
-    id: 'L5D1602',
-    category: 'linkerd-config',
-    description: 'control plane ClusterRoles exist',
-    severity: 'fatal',
-    hintAnchor: 'l5d-existence-cr',
-    retryable: false,
-    async run(ctx) {
-      const roles = await ctx.list('clusterroles', { labelSelector: CONTROL_PLANE_SELECTOR });
-      return missing('ClusterRoles', roles, expectedRbac(ctx.options.controlPlaneNamespace));
-    },
-  },
-  {
-    id: 'L5D1603',
-    category: 'linkerd-config',
-    description: 'control plane ClusterRoleBindings exist',
-    severity: 'fatal',
-    hintAnchor: 'l5d-existence-crb',
-    retryable: false,
-    async run(ctx) {
-      const bindings = await ctx.list('clusterrolebindings', { labelSelector: CONTROL_PLANE_SELECTOR });
-      return missing('ClusterRoleBindings', bindings, expectedRbac(ctx.options.controlPlaneNamespace));
-    },
-  },
-  {
-    id: 'L5D1604',
-    category: 'linkerd-config',
-    description: 'control plane ServiceAccounts exist',
-    severity: 'fatal',
-    hintAnchor: 'l5d-existence-sa',
-    retryable: false,
-    async run(ctx) {
-      const sas = await ctx.list('serviceaccounts', { namespace: ctx.options.controlPlaneNamespace, labelSelector: CONTROL_PLANE_SELECTOR });
-      return missing('ServiceAccounts', sas, ['linkerd-destination', 'linkerd-identity', 'linkerd-proxy-injector']);
-    },
-  },
+  controlPlaneObjectsExist('L5D1602', 'clusterroles', 'ClusterRoles', 'l5d-existence-cr', expectedRbac),
+  controlPlaneObjectsExist('L5D1603', 'clusterrolebindings', 'ClusterRoleBindings', 'l5d-existence-crb', expectedRbac),
+  controlPlaneObjectsExist('L5D1604', 'serviceaccounts', 'ServiceAccounts', 'l5d-existence-sa', () => ['linkerd-destination', 'linkerd-identity', 'linkerd-proxy-injector']),
   {
     id: 'L5D1605',
     category: 'linkerd-config',
@@ -273,30 +267,8 @@ export const CONFIG_CHECKS: CheckDefinition[] = [
     retryable: false,
     run: crdsExist,
   },
-  {
-    id: 'L5D1606',
-    category: 'linkerd-config',
-    description: 'control plane MutatingWebhookConfigurations exist',
-    severity: 'fatal',
-    hintAnchor: 'l5d-existence-mwc',
-    retryable: false,
-    async run(ctx) {
-      const hooks = await ctx.list('mutatingwebhookconfigurations', { labelSelector: CONTROL_PLANE_SELECTOR });
-      return missing('MutatingWebhookConfigurations', hooks, ['linkerd-proxy-injector-webhook-config']);
-    },
-  },
-  {
-    id: 'L5D1607',
-    category: 'linkerd-config',
-    description: 'control plane ValidatingWebhookConfigurations exist',
-    severity: 'fatal',
-    hintAnchor: 'l5d-existence-vwc',
-    retryable: false,
-    async run(ctx) {
-      const hooks = await ctx.list('validatingwebhookconfigurations', { labelSelector: CONTROL_PLANE_SELECTOR });
-      return missing('ValidatingWebhookConfigurations', hooks, ['linkerd-sp-validator-webhook-config']);
-    },
-  },
+  controlPlaneObjectsExist('L5D1606', 'mutatingwebhookconfigurations', 'MutatingWebhookConfigurations', 'l5d-existence-mwc', () => ['linkerd-proxy-injector-webhook-config']),
+  controlPlaneObjectsExist('L5D1607', 'validatingwebhookconfigurations', 'ValidatingWebhookConfigurations', 'l5d-existence-vwc', () => ['linkerd-sp-validator-webhook-config']),
   {
     id: 'L5D1608',
     category: 'linkerd-config',
