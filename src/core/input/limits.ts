@@ -23,6 +23,8 @@ export const PEM_LIMIT: InputLimit = { bytes: 1 * MiB, what: 'certificate and ke
 export const KUBECONFIG_LIMIT: InputLimit = { bytes: 16 * MiB, what: 'kubeconfig files' };
 /** Kubernetes API response bodies, counted together over the requests in flight at once. */
 export const API_BODY_LIMIT: InputLimit = { bytes: 256 * MiB, what: 'Kubernetes API responses read at once' };
+/** versioncheck.linkerd.io's answer (`check`'s latest-version checks). */
+export const VERSIONCHECK_LIMIT: InputLimit = { bytes: 1 * MiB, what: 'version check answers' };
 /** What an exec credential plugin writes to stdout. */
 export const EXEC_OUTPUT_LIMIT: InputLimit = { bytes: 1 * MiB, what: 'credential plugin output' };
 
