@@ -12,7 +12,9 @@ import { KubeError } from './kubeError.js';
  *  - kubectl waits for a plugin forever (client-go chose not to kill slow interactive logins);
  *    we give it the command's request deadline, or 5 minutes when it may prompt (stdin is a
  *    terminal and `interactiveMode` is not `Never`), then kill it;
- *  - it runs in its own process group, killed whole on the deadline and on SIGINT/SIGTERM/SIGHUP;
+ *  - it runs in its own process group, killed whole on the deadline and on SIGINT/SIGTERM/SIGHUP
+ *    (a plugin that may prompt stays in ours: a background group reading the terminal would be
+ *    stopped by SIGTTIN; the terminal's Ctrl-C reaches it directly, and it alone is killed);
  *  - it gets stdin only when it may prompt, and KUBERNETES_EXEC_INFO like client-go sets it;
  *  - its stdout is read up to a limit.
  */
@@ -51,13 +53,14 @@ export interface ExecPluginOptions {
   stdinIsTTY?: boolean;
 }
 
-const running = new Set<ChildProcess>();
+/** Running plugins, and whether each leads its own process group. */
+const running = new Map<ChildProcess, boolean>();
 const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
-function killGroup(child: ChildProcess): void {
+function kill(child: ChildProcess): void {
   if (child.pid === undefined) return;
   try {
-    process.kill(-child.pid, 'SIGKILL');
+    process.kill(running.get(child) === false ? child.pid : -child.pid, 'SIGKILL');
   } catch {
     // already gone
   }
@@ -65,15 +68,15 @@ function killGroup(child: ChildProcess): void {
 
 /** Kills every running plugin, then lets the signal do what it would have done. */
 function onSignal(signal: NodeJS.Signals): void {
-  for (const child of running) killGroup(child);
+  for (const child of running.keys()) kill(child);
   running.clear();
   for (const s of SIGNALS) process.removeListener(s, onSignal);
   process.kill(process.pid, signal);
 }
 
-function track(child: ChildProcess): void {
+function track(child: ChildProcess, group: boolean): void {
   if (running.size === 0) for (const s of SIGNALS) process.on(s, onSignal);
-  running.add(child);
+  running.set(child, group);
 }
 
 function untrack(child: ChildProcess): void {
@@ -103,15 +106,15 @@ async function runPlugin(raw: unknown, o: ExecPluginOptions): Promise<ExecCreden
     kind: 'ExecCredential',
     spec: { interactive },
   });
-  const child = spawn(exec.command, exec.args ?? [], { env, detached: true, stdio: [interactive ? 'inherit' : 'ignore', 'pipe', 'inherit'] });
-  track(child);
+  const child = spawn(exec.command, exec.args ?? [], { env, detached: !interactive, stdio: [interactive ? 'inherit' : 'ignore', 'pipe', 'inherit'] });
+  track(child, !interactive);
   const stdout = await new Promise<string>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let failure: KubeError | undefined;
     const stop = (err: KubeError) => {
       failure ??= err;
-      killGroup(child);
+      kill(child);
     };
     const timer = setTimeout(() => stop(configError(`exec: executable ${exec.command} did not finish within ${formatSeconds(timeoutMs)}; it was stopped`)), timeoutMs);
     child.stdout?.on('data', (c: Buffer) => {
