@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApiServer } from '../support/apiserver.js';
 import { runBounded } from '../support/bounded.js';
 
 /*
@@ -14,7 +15,7 @@ let dir: string;
 let kubeconfig: string;
 let pidFile: string;
 
-function writeConfig(command: string, args: string[]): string {
+function writeConfig(command: string, args: string[], server = 'https://127.0.0.1:1', caPem?: string): string {
   const file = path.join(dir, `config-${path.basename(command)}`);
   fs.writeFileSync(
     file,
@@ -23,7 +24,7 @@ function writeConfig(command: string, args: string[]): string {
       'kind: Config',
       'clusters:',
       '- name: c',
-      '  cluster: {server: "https://127.0.0.1:1"}',
+      `  cluster: {server: ${JSON.stringify(server)}${caPem ? `, certificate-authority-data: ${Buffer.from(caPem).toString('base64')}` : ''}}`,
       'contexts:',
       '- name: x',
       '  context: {cluster: c, user: u}',
@@ -101,5 +102,29 @@ describe('exec credential plugins have a deadline (issue 10 item 5)', () => {
     expect(r.signal).toBe('SIGINT');
     for (let i = 0; i < 40 && alive(pluginPid); i++) await new Promise((r) => setTimeout(r, 50));
     expect(alive(pluginPid)).toBe(false);
+  });
+});
+
+describe('exec credential plugins that answer', () => {
+  it('authenticate every request with the token, running the plugin once, with KUBERNETES_EXEC_INFO', async () => {
+    const api = await startApiServer({
+      objects: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'linkerd-config', namespace: 'linkerd' }, data: { values: 'linkerdVersion: edge-1.2.3\n' } }],
+    });
+    try {
+      const runs = path.join(dir, 'runs');
+      const script = path.join(dir, 'token-plugin');
+      const credential = { apiVersion: 'client.authentication.k8s.io/v1beta1', kind: 'ExecCredential', status: { token: api.token } };
+      fs.writeFileSync(script, `#!/bin/sh\necho "$KUBERNETES_EXEC_INFO" >> ${JSON.stringify(runs)}\necho '${JSON.stringify(credential)}'\n`, { mode: 0o755 });
+      const config = writeConfig(script, [], api.url, api.caPem);
+      const r = await runBounded(['version', '--proxy'], { env: { KUBECONFIG: config } });
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toMatch(/^Client version: \S+\nServer version: edge-1\.2\.3\nProxy versions:/);
+      expect(api.requests.length).toBeGreaterThan(1);
+      const lines = fs.readFileSync(runs, 'utf8').trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0] ?? '')).toEqual({ apiVersion: 'client.authentication.k8s.io/v1beta1', kind: 'ExecCredential', spec: { interactive: false } });
+    } finally {
+      await api.stop();
+    }
   });
 });
