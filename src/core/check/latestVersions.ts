@@ -15,10 +15,10 @@ export interface ChannelVersion {
 }
 
 export function parseChannelVersion(cv: string): ChannelVersion {
-  const parts = cv.split('-');
-  if (parts.length < 2) throw new Error(`unsupported version format: ${cv}`);
-  const hotpatch = parts.slice(2).find((p) => /^-?\d+$/.test(p));
-  return { channel: parts[0], version: parts[1], hotpatch: hotpatch === undefined ? undefined : Number(hotpatch), original: cv };
+  const [channel, version, ...rest] = cv.split('-');
+  if (channel === undefined || version === undefined) throw new Error(`unsupported version format: ${cv}`);
+  const hotpatch = rest.find((p) => /^-?\d+$/.test(p));
+  return { channel, version, hotpatch: hotpatch === undefined ? undefined : Number(hotpatch), original: cv };
 }
 
 const updateChannel = (cv: ChannelVersion) => (cv.hotpatch === undefined ? cv.channel : `${cv.channel}Hotpatch`);
@@ -78,14 +78,14 @@ export async function fetchLatestVersions(o: FetchLatestOptions): Promise<Channe
       err.name === 'TimeoutError' || err.name === 'AbortError'
         ? `no answer within ${Math.round(o.timeoutMs / 100) / 10}s`
         : err.cause?.code ?? err.cause?.message ?? err.message;
-    throw new Error(`could not reach ${url.host} (${why})`);
+    throw new Error(`could not reach ${url.host} (${why})`, { cause: e });
   }
   if (res.status !== 200) throw new Error(`unexpected versioncheck response: ${res.status} ${res.statusText}`.trimEnd());
   let body: unknown;
   try {
     body = JSON.parse(new TextDecoder().decode(await readResponseBounded(res, VERSIONCHECK_LIMIT, url.host)));
   } catch (e) {
-    throw new Error(`unexpected versioncheck response: ${(e as Error).message}`);
+    throw new Error(`unexpected versioncheck response: ${(e as Error).message}`, { cause: e });
   }
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error('unexpected versioncheck response: not a JSON object');
   const latest: ChannelVersion[] = [];

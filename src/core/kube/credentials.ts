@@ -84,7 +84,7 @@ export async function resolveCredentials(resolved: ResolvedKubeConfig, timeoutMs
       cert: first.cert as string | Buffer | undefined,
       key: first.key as string | Buffer | undefined,
       proxyAgent: cluster.proxyUrl ? (first.agent as http.Agent) : undefined,
-      headers: user.authProvider ? async () => toHeaders(await apply()) : async () => toHeaders(first),
+      headers: user.authProvider ? async () => toHeaders(await apply()) : () => Promise.resolve(toHeaders(first)),
     };
   }
   const headers: Headers = {};
@@ -94,6 +94,6 @@ export async function resolveCredentials(resolved: ResolvedKubeConfig, timeoutMs
   return {
     cert: read(user.certFile, user.certData, 'client-cert', user.name),
     key: read(user.keyFile, user.keyData, 'client-key', user.name),
-    headers: async () => headers,
+    headers: () => Promise.resolve(headers),
   };
 }

@@ -70,7 +70,7 @@ export class KubeTransport {
     // --as / --as-group override the kubeconfig's `as:`, as in client-go.
     const impersonation: Headers = {};
     if (sel.as) impersonation['Impersonate-User'] = sel.as;
-    if (sel.asGroup?.length) impersonation['Impersonate-Group'] = [...sel.asGroup];
+    if (sel.asGroup.length) impersonation['Impersonate-Group'] = [...sel.asGroup];
     const authHeaders = async () => ({ ...(await creds.headers()), ...impersonation });
     return new KubeTransport(server, agent, authHeaders, timeoutMs);
   }
@@ -94,19 +94,19 @@ export class KubeTransport {
     return new Promise<TransportResponse>((resolve, reject) => {
       let settled = false;
       let timedOut = false;
-      const finish = (err: unknown, res?: TransportResponse) => {
+      const finish = (outcome: { err: unknown } | { res: TransportResponse }) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        if (err instanceof KubeError) reject(err);
-        else if (err !== undefined || res === undefined) reject(networkError(err, req.method, url, timedOut));
-        else resolve(res);
+        if ('res' in outcome) resolve(outcome.res);
+        else if (outcome.err instanceof KubeError) reject(outcome.err);
+        else reject(networkError(outcome.err, req.method, url, timedOut));
       };
       const request = lib.request(url, { method: req.method, agent: this.agent, headers }, (res) => {
         // Bounded while streaming (and before, by Content-Length): past the limit the answer is one line.
         const tooLarge = () => {
           const err = new KubeError('server', `${goMethod(req.method)} "${url}": ${overLimitMessage('response body', this.bodyLimit)}`, { method: req.method, url });
-          finish(err);
+          finish({ err });
           request.destroy();
         };
         if (Number(res.headers['content-length'] ?? 0) > this.bodyLimit.bytes) return tooLarge();
@@ -130,16 +130,16 @@ export class KubeTransport {
         res.on('end', () => {
           const body = Buffer.concat(chunks).toString('utf8');
           release();
-          finish(undefined, { status: res.statusCode ?? 0, headers: res.headers, body });
+          finish({ res: { status: res.statusCode ?? 0, headers: res.headers, body } });
         });
-        res.on('error', (e) => finish(e));
-        res.on('aborted', () => finish(new Error('unexpected EOF')));
+        res.on('error', (err) => finish({ err }));
+        res.on('aborted', () => finish({ err: new Error('unexpected EOF') }));
       });
       const timer = setTimeout(() => {
         timedOut = true;
         request.destroy(new Error('timeout'));
       }, this.timeoutMs);
-      request.on('error', (e) => finish(e));
+      request.on('error', (err) => finish({ err }));
       request.end(req.body);
     });
   }
@@ -227,8 +227,8 @@ export function networkError(err: unknown, method: string, url: string, timedOut
     why = 'tls: failed to verify certificate: x509: certificate has expired or is not yet valid';
   } else if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
     kind = 'tls';
-    why = `tls: failed to verify certificate: ${hostnameError(e as AltNameError)}`;
-  } else if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number/i.test(e.message ?? '')) {
+    why = `tls: failed to verify certificate: ${hostnameError(e)}`;
+  } else if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number/i.test(e.message)) {
     kind = 'tls';
     why = 'http: server gave HTTP response to HTTPS client';
   } else if (code.startsWith('ERR_SSL') || code.startsWith('ERR_TLS') || code === 'EPROTO') {
@@ -275,8 +275,8 @@ export function statusError(method: string, url: string, status: number, body: s
   let message: string | undefined;
   let reason: string | undefined;
   try {
-    const s = JSON.parse(body) as { kind?: string; message?: string; reason?: string };
-    if (s && s.kind === 'Status') {
+    const s = JSON.parse(body) as { kind?: string; message?: string; reason?: string } | null;
+    if (s?.kind === 'Status') {
       message = s.message || undefined;
       reason = s.reason || undefined;
     }
