@@ -27,7 +27,7 @@ const HOSTILE = `${ESC}[2J${ESC}[H${ESC}]0;owned${String.fromCharCode(7)}forbidd
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'l5d-hostile-server-'));
-  server = http.createServer((req, res) => {
+  server = http.createServer((_req, res) => {
     if (mode === 'hostile-status') {
       res.writeHead(403, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Forbidden', code: 403, message: HOSTILE }));

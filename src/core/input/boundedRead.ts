@@ -92,7 +92,7 @@ export async function readStreamBounded(stream: AsyncIterable<Uint8Array | strin
  */
 export async function readResponseBounded(res: Response, limit: InputLimit, input: string): Promise<Uint8Array> {
   if (!res.body) return new Uint8Array();
-  const reader = res.body.getReader();
+  const reader: ReadableStreamDefaultReader<Uint8Array> = res.body.getReader();
   const out = new Collector(input, limit);
   try {
     for (;;) {

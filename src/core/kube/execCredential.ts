@@ -97,7 +97,7 @@ async function runPlugin(raw: unknown, o: ExecPluginOptions): Promise<ExecCreden
   const parsed = execConfigSchema.safeParse(raw);
   if (!parsed.success) throw configError(`exec: invalid exec configuration: ${parsed.error.issues[0]?.message ?? 'unknown'}`);
   const exec = parsed.data;
-  const interactive = (o.stdinIsTTY ?? process.stdin.isTTY === true) && exec.interactiveMode !== 'Never';
+  const interactive = (o.stdinIsTTY ?? process.stdin.isTTY) && exec.interactiveMode !== 'Never';
   const timeoutMs = interactive ? Math.max(o.timeoutMs, INTERACTIVE_PLUGIN_TIMEOUT_MS) : o.timeoutMs;
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const e of exec.env ?? []) env[e.name] = e.value;
@@ -117,7 +117,7 @@ async function runPlugin(raw: unknown, o: ExecPluginOptions): Promise<ExecCreden
       kill(child);
     };
     const timer = setTimeout(() => stop(configError(`exec: executable ${exec.command} did not finish within ${formatSeconds(timeoutMs)}; it was stopped`)), timeoutMs);
-    child.stdout?.on('data', (c: Buffer) => {
+    child.stdout.on('data', (c: Buffer) => {
       size += c.length;
       if (size > EXEC_OUTPUT_LIMIT.bytes) stop(configError(overLimitMessage(`exec: executable ${exec.command}`, EXEC_OUTPUT_LIMIT)));
       else chunks.push(c);

@@ -109,7 +109,10 @@ export class KubeTransport {
           finish({ err });
           request.destroy();
         };
-        if (Number(res.headers['content-length'] ?? 0) > this.bodyLimit.bytes) return tooLarge();
+        if (Number(res.headers['content-length'] ?? 0) > this.bodyLimit.bytes) {
+          tooLarge();
+          return;
+        }
         const chunks: Buffer[] = [];
         let size = 0;
         const release = () => {
