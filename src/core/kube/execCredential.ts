@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { isatty } from 'node:tty';
 import { z } from 'zod';
 import { firstLine } from '../errors.js';
 import { EXEC_OUTPUT_LIMIT, overLimitMessage } from '../input/limits.js';
@@ -97,7 +98,7 @@ async function runPlugin(raw: unknown, o: ExecPluginOptions): Promise<ExecCreden
   const parsed = execConfigSchema.safeParse(raw);
   if (!parsed.success) throw configError(`exec: invalid exec configuration: ${parsed.error.issues[0]?.message ?? 'unknown'}`);
   const exec = parsed.data;
-  const interactive = (o.stdinIsTTY ?? process.stdin.isTTY) && exec.interactiveMode !== 'Never';
+  const interactive = (o.stdinIsTTY ?? isatty(0)) && exec.interactiveMode !== 'Never';
   const timeoutMs = interactive ? Math.max(o.timeoutMs, INTERACTIVE_PLUGIN_TIMEOUT_MS) : o.timeoutMs;
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const e of exec.env ?? []) env[e.name] = e.value;
