@@ -27,7 +27,7 @@ describe('install --identity-trust-anchor-key-out (issue 10 item 6)', () => {
     const refused = await runBounded(['install', '--ignore-cluster', '--identity-trust-anchor-key-out', key]);
     expect(refused.code).toBe(1);
     expect(refused.stdout).toBe('');
-    expect(refused.stderr).toBe(`Error: --identity-trust-anchor-key-out ${key}: the file already exists; pass --force to replace it\n`);
+    expect(refused.stderr).toBe(`Error: --identity-trust-anchor-key-out ${key}: file exists (refusing to overwrite it; pass --force to replace it)\n`);
     expect(fs.readFileSync(key, 'utf8')).toBe('OLD');
     const forced = await runBounded(['install', '--ignore-cluster', '--identity-trust-anchor-key-out', key, '--force']);
     expect(forced.code).toBe(0);

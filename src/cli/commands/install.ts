@@ -47,7 +47,7 @@ export function register(program: Command): Command {
     const globals = resolveGlobals(program);
     const format = manifestFormat(opts.output);
     const keyOut = opts.identityTrustAnchorKeyOut;
-    const keyFile = { force: opts.force, label: '--identity-trust-anchor-key-out' };
+    const keyFile = { force: opts.force, label: '--identity-trust-anchor-key-out', forceFlag: '--force' };
     if (keyOut !== undefined) {
       if (opts.crds) throw new UserError('--identity-trust-anchor-key-out cannot be used with --crds: the CRDs have no trust anchor');
       checkSecretFileTarget(keyOut, keyFile);

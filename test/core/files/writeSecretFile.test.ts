@@ -8,6 +8,7 @@ import { writeSecretFile } from '../../../src/core/files/writeSecretFile.js';
 
 let dir: string;
 const label = '--identity-trust-anchor-key-out';
+const forceFlag = '--force';
 const p = (name: string) => path.join(dir, name);
 
 beforeEach(() => {
@@ -19,7 +20,7 @@ describe('writeSecretFile', () => {
   it('creates a new file with mode 0600, whatever the umask', () => {
     const old = process.umask(0o000);
     try {
-      writeSecretFile(p('key.pem'), 'KEY', { label });
+      writeSecretFile(p('key.pem'), 'KEY', { label, forceFlag });
     } finally {
       process.umask(old);
     }
@@ -29,7 +30,7 @@ describe('writeSecretFile', () => {
 
   it('refuses an existing file without force, and leaves it alone', () => {
     fs.writeFileSync(p('key.pem'), 'OLD', { mode: 0o644 });
-    expect(() => writeSecretFile(p('key.pem'), 'KEY', { label })).toThrow(`${label} ${p('key.pem')}: the file already exists; pass --force to replace it`);
+    expect(() => writeSecretFile(p('key.pem'), 'KEY', { label, forceFlag })).toThrow(`${label} ${p('key.pem')}: file exists (refusing to overwrite it; pass --force to replace it)`);
     expect(fs.readFileSync(p('key.pem'), 'utf8')).toBe('OLD');
     expect(fs.statSync(p('key.pem')).mode & 0o777).toBe(0o644);
   });
@@ -38,8 +39,8 @@ describe('writeSecretFile', () => {
     fs.writeFileSync(p('victim'), 'VICTIM');
     fs.symlinkSync(p('victim'), p('link'));
     fs.symlinkSync(p('nowhere'), p('dangling'));
-    expect(() => writeSecretFile(p('link'), 'KEY', { label })).toThrow(/already exists/);
-    expect(() => writeSecretFile(p('dangling'), 'KEY', { label })).toThrow(/already exists/);
+    expect(() => writeSecretFile(p('link'), 'KEY', { label, forceFlag })).toThrow(/file exists \(refusing to overwrite it/);
+    expect(() => writeSecretFile(p('dangling'), 'KEY', { label, forceFlag })).toThrow(/file exists \(refusing to overwrite it/);
     expect(fs.readFileSync(p('victim'), 'utf8')).toBe('VICTIM');
     expect(fs.existsSync(p('nowhere'))).toBe(false);
   });
@@ -47,7 +48,7 @@ describe('writeSecretFile', () => {
   it('with force, replaces the path by renaming a new file over it: a symlink is replaced, its target untouched', () => {
     fs.writeFileSync(p('victim'), 'VICTIM', { mode: 0o644 });
     fs.symlinkSync(p('victim'), p('link'));
-    writeSecretFile(p('link'), 'KEY', { label, force: true });
+    writeSecretFile(p('link'), 'KEY', { label, forceFlag, force: true });
     expect(fs.lstatSync(p('link')).isSymbolicLink()).toBe(false);
     expect(fs.readFileSync(p('link'), 'utf8')).toBe('KEY');
     expect(fs.statSync(p('link')).mode & 0o777).toBe(0o600);
@@ -59,21 +60,21 @@ describe('writeSecretFile', () => {
   it('with force, a new inode replaces an existing file (a reader holding the old one keeps the old bytes)', () => {
     fs.writeFileSync(p('key.pem'), 'OLD', { mode: 0o644 });
     const before = fs.statSync(p('key.pem')).ino;
-    writeSecretFile(p('key.pem'), 'KEY', { label, force: true });
+    writeSecretFile(p('key.pem'), 'KEY', { label, forceFlag, force: true });
     expect(fs.statSync(p('key.pem')).ino).not.toBe(before);
     expect(fs.statSync(p('key.pem')).mode & 0o777).toBe(0o600);
   });
 
   it('never writes to a device', () => {
-    expect(() => writeSecretFile('/dev/null', 'KEY', { label })).toThrow(`${label} /dev/null: the file already exists; pass --force to replace it`);
+    expect(() => writeSecretFile('/dev/null', 'KEY', { label, forceFlag })).toThrow(`${label} /dev/null: file exists (refusing to overwrite it; pass --force to replace it)`);
   });
 
   it('refuses -, a directory, and a missing or non-directory parent, in one line each', () => {
     fs.writeFileSync(p('file'), '');
     fs.mkdirSync(p('sub'));
-    expect(() => writeSecretFile('-', 'KEY', { label })).toThrow(`${label}: a private key is written only to a file, not to standard output`);
-    expect(() => writeSecretFile(p('sub'), 'KEY', { label, force: true })).toThrow(`${label} ${p('sub')}: is a directory`);
-    expect(() => writeSecretFile(p('missing/key'), 'KEY', { label })).toThrow(`${label} ${p('missing/key')}: cannot use directory ${p('missing')}: no such file or directory`);
-    expect(() => writeSecretFile(p('file/key'), 'KEY', { label })).toThrow(`${label} ${p('file/key')}: ${p('file')} is not a directory`);
+    expect(() => writeSecretFile('-', 'KEY', { label, forceFlag })).toThrow(`${label}: a private key is written only to a file, not to standard output`);
+    expect(() => writeSecretFile(p('sub'), 'KEY', { label, forceFlag, force: true })).toThrow(`${label} ${p('sub')}: is a directory`);
+    expect(() => writeSecretFile(p('missing/key'), 'KEY', { label, forceFlag })).toThrow(`${label} ${p('missing/key')}: cannot use directory ${p('missing')}: no such file or directory`);
+    expect(() => writeSecretFile(p('file/key'), 'KEY', { label, forceFlag })).toThrow(`${label} ${p('file/key')}: ${p('file')} is not a directory`);
   });
 });
