@@ -35,9 +35,9 @@ function expectOneLineError(r: { code: number | null; stdout: string; stderr: st
 }
 
 describe('every input has a size limit, checked while reading (issue 10 item 3)', () => {
-  it('inject /dev/zero stops at the manifest limit', async () => {
+  it('inject /dev/zero is refused at its first bytes (files are decoded while streamed)', async () => {
     const r = await runBounded(['inject', '--ignore-cluster', '/dev/zero'], { maxRssMb: 700 });
-    expectOneLineError(r, '/dev/zero: larger than the 256 MiB limit for manifests');
+    expectOneLineError(r, '/dev/zero: binary data, not a YAML or JSON manifest');
   });
 
   it('inject - with endless standard input stops at the manifest limit', async () => {

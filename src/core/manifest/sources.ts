@@ -121,6 +121,10 @@ export function fileInput(file: string): ManifestInput {
       const decoder = new ManifestDecoder(file);
       let size = 0;
       try {
+        // A regular file is refused by its size before a byte is read (a sparse 600 MB file is not
+        // "binary data"); a device or FIFO has no size, so it is counted while read.
+        const info = await stat(file);
+        if (info.isFile() && info.size > MANIFEST_LIMIT.bytes) throw new UserError(overLimitMessage(file, MANIFEST_LIMIT));
         for await (const chunk of createReadStream(file, { highWaterMark: 1 << 16 })) {
           size += (chunk as Buffer).length;
           // Checked while reading: /dev/zero or a FIFO has no size to check first.
