@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { inject, M } from './support.js';
+import { inject, M, uninject } from './support.js';
 
 /*
  * Parity with linkerd's own inject test cases (cli/cmd/testdata/inject_*): the facts of each case,
@@ -100,5 +100,16 @@ describe('inject parity with linkerd', () => {
     const r = await inject([P('with-separator-only')]);
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe('\ndeployment "api" injected\n\n');
+  });
+
+  it('uninject removes a control-plane component’s proxy and keeps its linkerd metadata', async () => {
+    const r = await uninject([P('injected-control-plane.yaml')]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe('\ndeployment "linkerd-tap" uninjected\n\n');
+    const pod = podOf(docs(r.stdout)[0]);
+    expect(namesOf(pod)).toEqual(['tap']);
+    expect(r.stdout).not.toContain('linkerd-identity-end-entity');
+    expect(r.stdout).toContain('linkerd.io/created-by: linkerd/cli git-0123abcd');
+    expect(r.stdout).toContain('linkerd.io/proxy-deployment: linkerd-tap');
   });
 });
