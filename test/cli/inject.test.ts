@@ -86,7 +86,7 @@ describe('linkerd uninject (CLI)', () => {
   it('joins a directory of YAML and JSON into one stream, with one report', async () => {
     const r = await runCli(['inject', '--ignore-cluster', M('parity/mixed')]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^apiVersion: apps\/v1\n[^]*\n---\n\{\n  "apiVersion"/);
+    expect(r.stdout).toMatch(/^apiVersion: apps\/v1\n[^]*\n---\n\{\n {2}"apiVersion"/);
     expect(r.stderr).toBe('\ndeployment "api" injected\ndeployment "cart" injected\n\n');
   });
 });
