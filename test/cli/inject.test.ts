@@ -82,4 +82,12 @@ describe('linkerd uninject (CLI)', () => {
     expect(r.stdout).toBe(readFileSync(path.join(REPO_ROOT, M('list.yaml')), 'utf8'));
     expect(r.stderr).toBe('\ndeployment "web" uninjected\nservice "web" skipped\n\n');
   });
+
+  it('joins a directory of YAML and JSON into one stream, with one report', async () => {
+    const r = await runCli(['inject', '--ignore-cluster', M('parity/mixed')]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^apiVersion: apps\/v1\n[^]*\n---\n\{\n {2}"apiVersion"/);
+    expect(r.stderr).toBe('\ndeployment "api" injected\ndeployment "cart" injected\n\n');
+  });
 });
+

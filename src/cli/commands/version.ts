@@ -21,12 +21,16 @@ export function register(program: Command): Command {
     .action(async (flags: unknown) => {
       const opts = VersionOptionsSchema.parse(flags);
       const client = clientVersion();
-      const out: string[] = [opts.short ? client : `Client version: ${client}`];
+      // The client's own version is printed before the cluster is asked (a credential plugin may be slow).
+      process.stdout.write(`${opts.short ? client : `Client version: ${client}`}\n`);
+      const out: string[] = [];
       if (!opts.client) {
         const globals = resolveGlobals(program);
         const { readVersions } = await import('../../core/kube/versions.js');
         const v = await readVersions(globals, { proxy: opts.proxy, namespace: opts.namespace });
         out.push(opts.short ? v.server : `Server version: ${v.server}`);
+        // Like the real CLI's debug log: with --verbose, say why the server did not answer.
+        if (globals.verbose && v.serverUnavailable) process.stderr.write(`Server version unavailable: ${v.serverUnavailable}\n`);
         if (opts.proxy) {
           if (v.proxies === undefined) out.push(opts.short ? 'unavailable' : 'Proxy versions: unavailable');
           else {
@@ -35,6 +39,6 @@ export function register(program: Command): Command {
           }
         }
       }
-      process.stdout.write(out.join('\n') + '\n');
+      if (out.length > 0) process.stdout.write(out.join('\n') + '\n');
     });
 }

@@ -6,7 +6,7 @@ import type { SkippedEntry } from '../../core/manifest/sources.js';
  * The stderr report of inject and uninject, byte for byte as linkerd writes it (spec §3.7, §3.8):
  * a leading blank line, the warnings (or, with --verbose, a √ line for each problem that is absent),
  * a blank line if anything was printed there, one line per document, and a trailing blank line —
- * once per input. Before it: deprecated flags, where the values came from, and the directory
+ * once for all inputs (inject) or once per input (uninject). Before it: deprecated flags, where the values came from, and the directory
  * entries that were not read.
  */
 
@@ -94,7 +94,11 @@ export function injectText(result: InjectResult, opts: PrintOptions): CommandTex
   const lead =
     result.deprecations.map((l) => `${l}\n`).join('') + result.notes.map((n) => `${glyphs.warn} ${n}\n`).join('') + skippedLines(result.skipped, glyphs.warn);
   if (result.errors) return { printManifest: false, stderr: `${lead}Error transforming resources:\n${result.errors.join('\n')}`, exitCode: 1 };
-  const reports = reportsOf(result.inputs, (r) => injectReportText(r.reports, { verbose: opts.verbose, glyphs, notes: r.notes }));
+  // One report for all inputs: linkerd uninjects every input into one stream, then injects that.
+  const reports = injectReportText(
+    result.inputs.flatMap((r) => r.reports),
+    { verbose: opts.verbose, glyphs, notes: result.inputs.flatMap((r) => r.notes) },
+  );
   return { printManifest: true, stderr: lead + reports, exitCode: 0 };
 }
 

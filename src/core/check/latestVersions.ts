@@ -1,3 +1,6 @@
+import { readResponseBounded } from '../input/boundedRead.js';
+import { VERSIONCHECK_LIMIT } from '../input/limits.js';
+
 /**
  * Release channels and what "up to date" means (linkerd's pkg/version): versions are
  * `<channel>-<version>[-<hotpatch>]`, and a version is compared only with the latest one of
@@ -80,7 +83,7 @@ export async function fetchLatestVersions(o: FetchLatestOptions): Promise<Channe
   if (res.status !== 200) throw new Error(`unexpected versioncheck response: ${res.status} ${res.statusText}`.trimEnd());
   let body: unknown;
   try {
-    body = await res.json();
+    body = JSON.parse(new TextDecoder().decode(await readResponseBounded(res, VERSIONCHECK_LIMIT, url.host)));
   } catch (e) {
     throw new Error(`unexpected versioncheck response: ${(e as Error).message}`, { cause: e });
   }

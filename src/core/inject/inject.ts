@@ -6,6 +6,7 @@ import { ManifestShapeError, type DocEditor } from '../manifest/editor.js';
 import { sortKeysDeep } from '../manifest/emit.js';
 import type { ManifestStream } from '../manifest/stream.js';
 import { renderStream, type OutputFormat, type StreamOutput } from '../manifest/write.js';
+import { canonicalQuantity } from '../values/quantity.js';
 import type { Values } from '../values/schema.js';
 import { deepClone } from '../values/tree.js';
 import {
@@ -99,12 +100,19 @@ function setAll(ed: DocEditor, map: YAMLMap, entries: ReadonlyMap<string, string
 
 const PROBES = ['livenessProbe', 'readinessProbe', 'startupProbe'] as const;
 
+const canonicalAll = (m: Record<string, string> | undefined) => m && Object.fromEntries(Object.entries(m).map(([k, v]) => [k, canonicalQuantity(v)]));
+
 /**
  * A container as linkerd's inject writes it: the pod is re-marshalled through the typed Kubernetes
- * object, so keys come out sorted and zero probe counters (`initialDelaySeconds: 0`) are omitted.
+ * object, so keys come out sorted, zero probe counters (`initialDelaySeconds: 0`) are omitted and
+ * resource quantities are in canonical form (`0.5` → `500m`).
  */
 function asMarshalled(c: Container): Container {
   const out: Container = { ...c };
+  if (c.resources) {
+    const { limits, requests, ...rest } = c.resources;
+    out.resources = { ...rest, ...(limits && { limits: canonicalAll(limits) }), ...(requests && { requests: canonicalAll(requests) }) };
+  }
   for (const probe of PROBES) {
     const p = out[probe];
     if (!p) continue;
@@ -193,6 +201,11 @@ class Injector {
     const specNode = tmpl && ed.getMap(tmpl, 'spec');
     // A workload without a pod template cannot be injected; it passes through.
     if (!tmpl || !specNode) return;
+    // Checked before anything else about the pod, as linkerd does.
+    if (controlPlane && !this.s.manual) {
+      this.errors.push('--manual must be set when injecting control plane components');
+      return;
+    }
     const { kind, name } = report;
     const resource = resourceName(report);
     const spec = (ed.plain(specNode) ?? {}) as PodSpec;
@@ -223,10 +236,6 @@ class Injector {
     if (report.injectDisabled) {
       // Reported as annotatable when flags asked for overrides, but nothing is written (as linkerd).
       if (this.s.overrides.size > 0) report.outcome = 'annotated';
-      return;
-    }
-    if (controlPlane && !this.s.manual) {
-      this.errors.push('--manual must be set when injecting control plane components');
       return;
     }
     if (this.s.manual) {
@@ -352,7 +361,10 @@ export function injectStream(stream: ManifestStream, settings: InjectSettings, f
       injector.reports.push({ kind: '', name: '', outcome: 'skipped' });
       return ed;
     }
-    for (const obj of objects) injector.object(ed, obj);
+    for (const obj of objects) {
+      if (obj) injector.object(ed, obj);
+      else injector.reports.push({ kind: '', name: '', outcome: 'skipped' });
+    }
     return ed;
   });
   const { reports, notes, errors } = injector;

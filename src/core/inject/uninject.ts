@@ -92,6 +92,11 @@ export function stripMetadata(ed: DocEditor, owner: YAMLMap, stop: YAMLMap, out:
 /** Removes the proxy, its init containers and volumes from an (editable) pod template, and linkerd metadata. */
 export function stripPodTemplate(ed: DocEditor, tmpl: YAMLMap, out: Stripped): void {
   stripMetadata(ed, tmpl, tmpl, out);
+  stripPodSpec(ed, tmpl, out);
+}
+
+/** Removes the proxy, its init containers and volumes from an (editable) pod template's spec. */
+function stripPodSpec(ed: DocEditor, tmpl: YAMLMap, out: Stripped): void {
   out.containers += removeNamed(ed, tmpl, 'initContainers', MESH_INIT_CONTAINERS, out);
   out.containers += removeNamed(ed, tmpl, 'containers', MESH_CONTAINERS, out);
   removeNamed(ed, tmpl, 'volumes', MESH_VOLUMES, out);
@@ -113,7 +118,7 @@ function labelsOf(ed: DocEditor, obj: YAMLMap | undefined): Record<string, strin
 export interface StrippedObject {
   kind: string;
   name: string;
-  /** Control-plane components are never stripped. */
+  /** A control-plane component: its proxy is removed, its linkerd metadata kept (as linkerd does). */
   controlPlane: boolean;
   stripped: Stripped;
 }
@@ -131,10 +136,10 @@ export function stripObject(ed: DocEditor, obj: YAMLMap): StrippedObject {
     const tmpl = podTemplateOf(ed, obj, wk);
     out.controlPlane =
       CONTROL_PLANE_COMPONENT_LABEL in labelsOf(ed, obj) || (tmpl !== undefined && CONTROL_PLANE_COMPONENT_LABEL in labelsOf(ed, tmpl));
-    if (out.controlPlane) return out;
-    if (wk.podTemplate.length > 0) stripMetadata(ed, obj, obj, stripped);
+    if (!out.controlPlane && wk.podTemplate.length > 0) stripMetadata(ed, obj, obj, stripped);
     const editable = tmpl && ed.editPath(obj, wk.podTemplate);
-    if (editable) stripPodTemplate(ed, editable, stripped);
+    if (editable && out.controlPlane) stripPodSpec(ed, editable, stripped);
+    else if (editable) stripPodTemplate(ed, editable, stripped);
   } else if (kind === NAMESPACE_KIND || kind === SERVICE_KIND) {
     out.controlPlane = CONTROL_PLANE_COMPONENT_LABEL in labelsOf(ed, obj);
     if (!out.controlPlane) stripMetadata(ed, obj, obj, stripped);
@@ -165,7 +170,7 @@ export function uninjectStream(stream: ManifestStream, format: OutputFormat): Un
       reports.push({ kind: '', name: '', outcome: 'skipped' });
       return ed;
     }
-    for (const obj of objects) reports.push(uninjectObject(ed, obj));
+    for (const obj of objects) reports.push(obj ? uninjectObject(ed, obj) : { kind: '', name: '', outcome: 'skipped' });
     return ed;
   });
   return { output: renderStream(stream, editors, format), reports };

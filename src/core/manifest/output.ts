@@ -10,7 +10,9 @@ import type { ManifestFormat } from './stream.js';
  * megabytes, then in a private temporary file, so memory does not grow with the output.
  *
  * The outputs of several inputs are joined into one stream kubectl can read: a newline where one
- * did not end with one, and a `---` before a YAML output that does not start with one.
+ * did not end with one, and a `---` between two outputs unless both are JSON (a JSON stream stays
+ * JSON). A stream that starts with JSON and goes on with YAML is read as YAML from its first byte
+ * (kubectl picks its decoder from the start), so it is printed with a leading `---`.
  */
 
 /** Characters kept in memory before the rest goes to a temporary file. */
@@ -25,6 +27,11 @@ export class ManifestOutput {
   private started = false;
   private inputFormat: ManifestFormat = 'yaml';
   private inputStarted = false;
+  /** Format of the first and of the latest input that wrote anything. */
+  private firstFormat: ManifestFormat | undefined;
+  private lastFormat: ManifestFormat | undefined;
+  /** A YAML output followed a JSON one at the start. */
+  private leadingSeparator = false;
 
   constructor(private readonly memoryLimit = MEMORY_LIMIT) {}
 
@@ -44,7 +51,11 @@ export class ManifestOutput {
     if (!this.inputStarted) {
       this.inputStarted = true;
       if (this.started && !this.tail.endsWith('\n')) this.append('\n');
-      if (this.started && this.inputFormat === 'yaml' && !/^(\ufeff)?---/.test(text) && !/---\r?\n$/.test(this.tail)) this.append('---\n');
+      const bothJson = this.lastFormat === 'json' && this.inputFormat === 'json';
+      if (this.started && !bothJson && !/^(\ufeff)?---/.test(text) && !/---\r?\n$/.test(this.tail)) this.append('---\n');
+      if (this.firstFormat === 'json' && this.inputFormat === 'yaml') this.leadingSeparator = true;
+      this.firstFormat ??= this.inputFormat;
+      this.lastFormat = this.inputFormat;
     }
     this.append(text);
   }
@@ -75,6 +86,7 @@ export class ManifestOutput {
     const put = async (chunk: string | Buffer) => {
       if (!out.write(chunk)) await once(out, 'drain');
     };
+    if (this.leadingSeparator) await put('---\n');
     if (this.file !== undefined) {
       for await (const chunk of createReadStream(this.file)) await put(chunk as Buffer);
     }
@@ -83,7 +95,7 @@ export class ManifestOutput {
 
   /** The whole output as one string (tests, small outputs). */
   async text(): Promise<string> {
-    let s = '';
+    let s = this.leadingSeparator ? '---\n' : '';
     if (this.file !== undefined) {
       for await (const chunk of createReadStream(this.file, 'utf8')) s += chunk as string;
     }

@@ -24,7 +24,22 @@ describe('ManifestOutput', () => {
     out.write('---\nc: 3\n');
     out.beginInput('json');
     out.write('{"d":4}\n');
-    expect(await out.text()).toBe('a: 1\n---\nb: 2\n---\nc: 3\n{"d":4}\n');
+    out.beginInput('json');
+    out.write('{"e":5}');
+    expect(await out.text()).toBe('a: 1\n---\nb: 2\n---\nc: 3\n---\n{"d":4}\n{"e":5}');
+    out.dispose();
+  });
+
+  it('starts with "---" when JSON is followed by YAML, so the stream is read as YAML from its start', async () => {
+    const out = new ManifestOutput();
+    out.beginInput('json');
+    out.write('{"a":1}\n');
+    out.beginInput('yaml');
+    out.write('b: 2\n');
+    expect(await out.text()).toBe('---\n{"a":1}\n---\nb: 2\n');
+    const { sink, text } = collect();
+    await out.writeTo(sink);
+    expect(text()).toBe('---\n{"a":1}\n---\nb: 2\n');
     out.dispose();
   });
 
