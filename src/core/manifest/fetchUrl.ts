@@ -1,4 +1,6 @@
 import { UserError } from '../errors.js';
+import { netErrorText, urlErrorMessage } from '../net/netErrorText.js';
+import { outboundFetch } from '../net/outboundAgent.js';
 
 /*
  * Reading a file named by URL, shared by `linkerd inject URL` and `linkerd install -f URL`.
@@ -37,14 +39,8 @@ export function isFetchableUrl(arg: string): boolean {
   return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url.hostname));
 }
 
-function networkError(arg: string, e: unknown, timeoutMs: number): UserError {
-  const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-  const name = (e as Error).name;
-  const why =
-    name === 'TimeoutError' || name === 'AbortError'
-      ? `request timed out after ${timeoutMs / 1000}s`
-      : cause?.code ?? cause?.message ?? (e as Error).message;
-  return new UserError(`Get "${arg}": ${why}`);
+function networkError(url: string, e: unknown, timedOut: 'headers' | 'body' | undefined, proxy: URL | undefined): UserError {
+  return new UserError(urlErrorMessage('GET', url, netErrorText(e, { target: new URL(url), proxy, timedOut }).text));
 }
 
 /**
@@ -55,11 +51,13 @@ export async function fetchUrl(arg: string, opts: FetchOptions = {}): Promise<Ui
   if (!isFetchableUrl(arg)) throw new UserError('only HTTPS URLs are allowed');
   const timeoutMs = opts.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
   const signal = AbortSignal.timeout(timeoutMs);
+  const { init, proxy } = await outboundFetch(new URL(arg));
+  const timedOut = () => (signal.aborted ? 'headers' : undefined);
   let res: Response;
   try {
-    res = await (opts.fetch ?? fetch)(arg, { signal, redirect: 'follow' });
+    res = await (opts.fetch ?? fetch)(arg, { signal, redirect: 'follow', ...init });
   } catch (e) {
-    throw networkError(arg, e, timeoutMs);
+    throw networkError(arg, e, timedOut(), proxy);
   }
   if (res.status !== 200) {
     await res.body?.cancel().catch(() => {});
@@ -68,6 +66,6 @@ export async function fetchUrl(arg: string, opts: FetchOptions = {}): Promise<Ui
   try {
     return new Uint8Array(await res.arrayBuffer());
   } catch (e) {
-    throw networkError(arg, e, timeoutMs);
+    throw networkError(arg, e, signal.aborted ? 'body' : undefined, proxy);
   }
 }
