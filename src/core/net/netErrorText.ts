@@ -61,8 +61,10 @@ function firstLine(e: unknown): string {
 /** fetch wraps the real failure: `TypeError: fetch failed` with the socket error as its cause. */
 function innermost(err: unknown): NodeNetError {
   let e: unknown = err;
-  for (let depth = 0; depth < 5 && e instanceof Error && e.message === 'fetch failed' && e.cause instanceof Error; depth++) e = e.cause;
-  return e instanceof Error ? (e as NodeNetError) : new Error(String(e));
+  for (let depth = 0; depth < 5 && e instanceof Error && e.message === 'fetch failed' && typeof e.cause === 'object' && e.cause !== null; depth++) e = e.cause;
+  if (e instanceof Error) return e as NodeNetError;
+  if (typeof e === 'object' && e !== null) return Object.assign(new Error(String((e as { message?: unknown }).message ?? '')), e) as NodeNetError;
+  return new Error(String(e));
 }
 
 function defaultPort(url: URL): string {
