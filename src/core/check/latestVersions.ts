@@ -1,5 +1,5 @@
 import { netErrorText, urlErrorMessage } from '../net/netErrorText.js';
-import { outboundFetch } from '../net/outboundAgent.js';
+import { outboundFetch } from '../net/outboundFetch.js';
 
 /**
  * Release channels and what "up to date" means (linkerd's pkg/version): versions are

@@ -1,6 +1,6 @@
 import { UserError } from '../errors.js';
 import { netErrorText, urlErrorMessage } from '../net/netErrorText.js';
-import { outboundFetch } from '../net/outboundAgent.js';
+import { outboundFetch } from '../net/outboundFetch.js';
 
 /*
  * Reading a file named by URL, shared by `linkerd inject URL` and `linkerd install -f URL`.

@@ -1,5 +1,3 @@
-import { STATUS_CODES } from 'node:http';
-
 /*
  * Node's network and TLS failures in the words Go's net/http gives them, so an error from this
  * CLI reads like kubectl's or the Go linkerd CLI's (`dial tcp 127.0.0.1:6443: connect: connection
@@ -113,11 +111,24 @@ function tlsText(e: NodeNetError): string | undefined {
   return undefined;
 }
 
+/** Status texts a proxy answers CONNECT with (no node:http here: this module is in the start-up snapshot). */
+const PROXY_STATUS_TEXT: Record<string, string> = {
+  '400': 'Bad Request',
+  '403': 'Forbidden',
+  '404': 'Not Found',
+  '405': 'Method Not Allowed',
+  '407': 'Proxy Authentication Required',
+  '500': 'Internal Server Error',
+  '502': 'Bad Gateway',
+  '503': 'Service Unavailable',
+  '504': 'Gateway Timeout',
+};
+
 /** A proxy that answered CONNECT with something other than 200: Go reports the status text alone. */
 function proxyRefusal(e: NodeNetError): string | undefined {
   const m = /^Bad response: (\d{3})$/.exec(e.message) ?? /^Proxy response \((\d{3})\) !== 200/.exec(e.message);
   if (!m?.[1]) return undefined;
-  return STATUS_CODES[Number(m[1])] ?? `${m[1]} status from the proxy`;
+  return PROXY_STATUS_TEXT[m[1]] ?? `${m[1]} status from the proxy`;
 }
 
 function dialText(e: NodeNetError, ctx: NetErrorContext): string | undefined {

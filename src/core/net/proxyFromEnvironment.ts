@@ -77,7 +77,8 @@ function singleAddress(ip: string): Network {
   return parseCidr(`${ip}/${isIP(ip) === 4 ? 32 : 128}`);
 }
 
-const LOOPBACK = [parseCidr('127.0.0.0/8'), parseCidr('::1/128'), parseCidr('::ffff:127.0.0.0/104')];
+/** Loopback networks (computed when used: module state stays free of BigInts for the start-up snapshot). */
+const loopback = (): Network[] => [parseCidr('127.0.0.0/8'), parseCidr('::1/128'), parseCidr('::ffff:127.0.0.0/104')];
 
 interface Matcher {
   match(host: string, port: string, ip: string | undefined): boolean;
@@ -157,7 +158,7 @@ export function proxyFunc(cfg: ProxyEnvironment): ProxyFunc {
     const host = ip ?? asciiName(rawHost).toLowerCase();
     const port = target.port || (DEFAULT_PORTS[target.protocol] ?? '');
     if (host === 'localhost') return false;
-    if (ip !== undefined && LOOPBACK.some((n) => networkContainsIp(n, ip))) return false;
+    if (ip !== undefined && loopback().some((n) => networkContainsIp(n, ip))) return false;
     if (noProxy.all) return false;
     if (ip !== undefined && noProxy.ip.some((m) => m.match(host, port, ip))) return false;
     return !noProxy.domain.some((m) => m.match(host, port, ip));
@@ -172,6 +173,13 @@ export function proxyFunc(cfg: ProxyEnvironment): ProxyFunc {
     if (!proxy || !useProxy(target)) return undefined;
     return proxy;
   };
+}
+
+/** SOCKS5 from the environment is not supported here (a kubeconfig proxy-url may be SOCKS5, via client-node). */
+export function refuseSocks(proxy: URL): void {
+  if (proxy.protocol === 'socks5:') {
+    throw new UserError(`proxy ${proxy.protocol}//${proxy.host}: SOCKS5 proxies are supported only as a kubeconfig cluster's proxy-url, not from HTTPS_PROXY/HTTP_PROXY`);
+  }
 }
 
 /** The proxy for `target` under this process's environment (read at each call, so tests may set it). */
