@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import https from 'node:https';
-import { createServer as netServer } from 'node:net';
 import type net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +9,7 @@ import { createServingCertificates } from '../support/apiserver-certs.js';
 import { startApiServer, writeKubeconfig, type ApiServer } from '../support/apiserver.js';
 import { runCli } from '../support/cli.js';
 import { startConnectProxy, type TestProxy } from '../support/connectProxy.js';
+import { closedPort } from '../core/check/support/run.js';
 
 /*
  * The CLI and the real kubectl through one CONNECT proxy on 127.0.0.1. The kubeconfig names the API
@@ -32,18 +32,12 @@ const fenced = (env: NodeJS.ProcessEnv) => ({ LINKERD_TS_NO_SNAPSHOT: '1', NODE_
 
 function kubectl(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('kubectl', ['--kubeconfig', kubeconfig, '--cache-dir', path.join(dir, 'cache'), ...args], { env: { PATH: process.env.PATH, HOME: dir, ...env }, encoding: 'utf8' }, (err, stdout, stderr) =>
+    // A fresh discovery cache each time, so kubectl reports the underlying Go error of discovery too.
+    const cache = fs.mkdtempSync(path.join(dir, 'kubectl-cache-'));
+    execFile('kubectl', ['--kubeconfig', kubeconfig, '--cache-dir', cache, ...args], { env: { PATH: process.env.PATH, HOME: dir, ...env }, encoding: 'utf8' }, (err, stdout, stderr) =>
       resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
-}
-
-async function closedPort(): Promise<number> {
-  const srv = netServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
 }
 
 beforeAll(async () => {

@@ -8,6 +8,7 @@ import { KubeTransport } from '../../../src/core/kube/transport.js';
 import { fetchUrl } from '../../../src/core/manifest/fetchUrl.js';
 import { netErrorText } from '../../../src/core/net/netErrorText.js';
 import { createServingCertificates } from '../../support/apiserver-certs.js';
+import { closedPort } from '../check/support/run.js';
 
 /*
  * Each failure is produced for real on 127.0.0.1 where it can be (refused connections, untrusted
@@ -32,14 +33,6 @@ async function listen(server: net.Server): Promise<number> {
       }),
   );
   return (server.address() as net.AddressInfo).port;
-}
-
-async function closedPort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
 }
 
 async function rejection(p: Promise<unknown>): Promise<string> {

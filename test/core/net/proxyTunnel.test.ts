@@ -8,6 +8,7 @@ import { connectKube } from '../../../src/core/kube/kubeClient.js';
 import { createUnrelatedCaPem } from '../../support/apiserver-certs.js';
 import { startApiServer, writeKubeconfig, type ApiServer } from '../../support/apiserver.js';
 import { startConnectProxy, type TestProxy } from '../../support/connectProxy.js';
+import { closedPort } from '../check/support/run.js';
 
 /*
  * The API server listens on 127.0.0.1 and its certificate names `localhost`. The kubeconfig calls it
@@ -143,12 +144,4 @@ describe('outbound requests through HTTPS_PROXY / HTTP_PROXY', () => {
     expect(proxy.tunnels).toEqual([NAME]);
   });
 });
-
-async function closedPort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
