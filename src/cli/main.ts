@@ -25,11 +25,15 @@ const COMMANDS: CommandEntry[] = [
 const VALUE_FLAGS = new Set(['-L', '--linkerd-namespace', '--cni-namespace', '--kubeconfig', '--context', '--as', '--as-group', '--api-addr']);
 
 function firstPositional(args: string[]): string | undefined {
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
+  let takesValue = false;
+  for (const [i, a] of args.entries()) {
+    if (takesValue) {
+      takesValue = false;
+      continue;
+    }
     if (a === '--') return args[i + 1];
     if (a.startsWith('-')) {
-      if (VALUE_FLAGS.has(a)) i++;
+      takesValue = VALUE_FLAGS.has(a);
       continue;
     }
     return a;
@@ -73,7 +77,7 @@ export async function main(argv: string[]): Promise<void> {
 
   if (wanted && !entry && !['help'].includes(wanted)) {
     const { runPlugin } = await import('./plugin.js');
-    process.exitCode = await runPlugin(args);
+    process.exitCode = runPlugin(args);
     return;
   }
 

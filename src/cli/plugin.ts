@@ -4,8 +4,8 @@ import { spawnSync } from 'node:child_process';
  * Unknown subcommands run `linkerd-<name>` from PATH with the remaining arguments,
  * as the real CLI's extension mechanism does.
  */
-export async function runPlugin(args: string[]): Promise<number> {
-  const [name, ...rest] = args;
+export function runPlugin(args: string[]): number {
+  const [name = '', ...rest] = args;
   if (name.startsWith('-')) {
     process.stderr.write('Cannot accept flags before Linkerd extension name\n');
     return 1;

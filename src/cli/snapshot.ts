@@ -39,10 +39,10 @@ startupSnapshot.setDeserializeMainFunction(() => {
   if (blob) {
     // node:module is fetched now, not imported: it is not meant to be in a snapshot.
     const requireFromProject = process.getBuiltinModule('node:module').createRequire(path.resolve(blob));
-    setPackageLoader(async (specifier) => requireFromProject(specifier));
+    setPackageLoader((specifier) => Promise.resolve<unknown>(requireFromProject(specifier)));
   }
   // A snapshot's argv has no script: [node, ...arguments].
-  void main([process.argv[0], 'linkerd', ...process.argv.slice(1)]);
+  void main([process.execPath, 'linkerd', ...process.argv.slice(1)]);
 });
 
 warmUp().catch((e: unknown) => {

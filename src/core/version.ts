@@ -1,5 +1,5 @@
-/** The Linkerd release this CLI renders and speaks for. */
-export const LINKERD_VERSION = 'edge-26.9.1';
+/** The Linkerd release this CLI renders and speaks for (a string: a build may leave it empty). */
+export const LINKERD_VERSION: string = 'edge-26.9.1';
 
 /** Version of the linkerd-crds chart recorded in `linkerd-config` and on CRDs. */
 export const CRDS_CHART_VERSION = '2026.9.1';

@@ -1,5 +1,5 @@
 import type { Deployment } from 'kubernetes-types/apps/v1.js';
-import type { ConfigMap, Container, EnvVar, Secret } from 'kubernetes-types/core/v1.js';
+import type { ConfigMap, Container, Secret } from 'kubernetes-types/core/v1.js';
 import { UserError } from '../../src/core/errors.js';
 import type { Values } from '../../src/core/values/index.js';
 import { trustDomainOf } from '../proxy/index.js';

@@ -10,7 +10,6 @@ import type {
   PodSpec,
   Probe,
   SecurityContext,
-  Toleration,
   Volume,
   VolumeMount,
 } from 'kubernetes-types/core/v1.js';
@@ -137,7 +136,7 @@ function affinity(values: Values, component: Component): Affinity | undefined {
       ],
     };
   }
-  if (values.nodeAffinity && Object.keys(values.nodeAffinity).length) out.nodeAffinity = structuredClone(values.nodeAffinity) as Affinity['nodeAffinity'];
+  if (values.nodeAffinity && Object.keys(values.nodeAffinity).length) out.nodeAffinity = structuredClone(values.nodeAffinity);
   return Object.keys(out).length ? out : undefined;
 }
 
@@ -156,7 +155,7 @@ export interface PodInput {
 export function controlPlanePodSpec(values: Values, input: PodInput): PodSpec {
   const spec = {} as PodSpec;
   if (values.runtimeClassName) spec.runtimeClassName = values.runtimeClassName;
-  if (values.tolerations?.length) spec.tolerations = structuredClone(values.tolerations) as Toleration[];
+  if (values.tolerations?.length) spec.tolerations = structuredClone(values.tolerations);
   spec.nodeSelector = { ...values.nodeSelector };
   const aff = affinity(input.noAntiAffinity ? { ...values, enablePodAntiAffinity: false } : values, input.component);
   if (aff) spec.affinity = aff;
@@ -257,7 +256,7 @@ function controlPlaneDeployment(values: Values, ctx: ControlPlaneContext, d: Dep
       replicas: values.controllerReplicas,
       revisionHistoryLimit: values.revisionHistoryLimit,
       selector: { matchLabels: selector },
-      strategy: structuredClone(values.deploymentStrategy) as NonNullable<Deployment['spec']>['strategy'],
+      strategy: structuredClone(values.deploymentStrategy),
       template: {
         metadata: {
           annotations: {

@@ -1,5 +1,5 @@
 import type { Deployment } from 'kubernetes-types/apps/v1.js';
-import type { Container, EnvVar } from 'kubernetes-types/core/v1.js';
+import type { Container } from 'kubernetes-types/core/v1.js';
 import type { Values } from '../../src/core/values/index.js';
 import type { ControlPlaneContext } from './context.js';
 import {

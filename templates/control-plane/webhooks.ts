@@ -5,7 +5,6 @@ import type {
   WebhookClientConfig,
 } from 'kubernetes-types/admissionregistration/v1.js';
 import type { Secret } from 'kubernetes-types/core/v1.js';
-import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 import { UserError } from '../../src/core/errors.js';
 import type { Values } from '../../src/core/values/index.js';
 import type { ControlPlaneContext, WebhookKey } from './context.js';
@@ -127,7 +126,7 @@ function validatingWebhook(key: 'profileValidator' | 'policyValidator', values: 
     webhooks: [
       {
         name: `${spec.service}.linkerd.io`,
-        namespaceSelector: structuredClone(hook.namespaceSelector) as LabelSelector,
+        namespaceSelector: structuredClone(hook.namespaceSelector),
         clientConfig: clientConfig(key, values, ctx),
         failurePolicy: values.webhookFailurePolicy,
         admissionReviewVersions: ['v1', 'v1beta1'],
@@ -182,8 +181,8 @@ export function proxyInjectorWebhook(values: Values, ctx: ControlPlaneContext) {
     webhooks: [
       {
         name: `${spec.service}.linkerd.io`,
-        namespaceSelector: structuredClone(hook.namespaceSelector) as LabelSelector,
-        objectSelector: structuredClone(hook.objectSelector) as LabelSelector,
+        namespaceSelector: structuredClone(hook.namespaceSelector),
+        objectSelector: structuredClone(hook.objectSelector),
         clientConfig: clientConfig('proxyInjector', values, ctx),
         failurePolicy: values.webhookFailurePolicy,
         admissionReviewVersions: ['v1', 'v1beta1'],

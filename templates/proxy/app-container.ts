@@ -5,6 +5,7 @@ const MESH_CONTAINERS = new Set(['linkerd-proxy', 'linkerd-init', 'linkerd-netwo
 
 /** The first container of the pod that is the user's own (not one Linkerd added). */
 export function firstAppContainer(spec: PodSpec): Container | undefined {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the user's manifest is not validated against PodSpec
   return (spec.containers ?? []).find((c) => !MESH_CONTAINERS.has(c.name));
 }
 

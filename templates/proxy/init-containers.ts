@@ -22,12 +22,12 @@ function proxyInitArgs(values: Values, ctx: ProxyPodContext): string[] {
     '--outgoing-proxy-port', String(values.proxy.ports.outbound),
     '--proxy-uid', String(values.proxy.uid),
   );
-  if (values.proxy.gid !== undefined && values.proxy.gid >= 0) args.push('--proxy-gid', String(values.proxy.gid));
-  const inboundIgnore = [values.proxy.ports.control, values.proxy.ports.admin, pi.ignoreInboundPorts].filter((x) => x !== '' && x !== undefined);
+  if (values.proxy.gid >= 0) args.push('--proxy-gid', String(values.proxy.gid));
+  const inboundIgnore = [values.proxy.ports.control, values.proxy.ports.admin, pi.ignoreInboundPorts].filter((x) => x !== '');
   args.push('--inbound-ports-to-ignore', inboundIgnore.join(','));
   // Control-plane pods must reach the API server before their own proxy is up.
   const outboundIgnore = ctx.component ? pi.kubeAPIServerPorts : pi.ignoreOutboundPorts;
-  if (outboundIgnore) args.push('--outbound-ports-to-ignore', String(outboundIgnore));
+  if (outboundIgnore) args.push('--outbound-ports-to-ignore', outboundIgnore);
   if (pi.closeWaitTimeoutSecs) {
     if (!pi.runAsRoot) throw new UserError('proxyInit.closeWaitTimeoutSecs requires proxyInit.runAsRoot=true');
     args.push('--timeout-close-wait-secs', String(pi.closeWaitTimeoutSecs));
@@ -45,7 +45,7 @@ function proxyInitSecurityContext(values: Values, ctx: ProxyPodContext): Securit
   const appCaps = ctx.component ? undefined : firstAppContainer(ctx.podSpec)?.securityContext?.capabilities;
   const add = ['NET_ADMIN', 'NET_RAW', ...(appCaps?.add ?? []).filter((c) => c !== 'NET_ADMIN' && c !== 'NET_RAW')];
   const drop = (appCaps?.drop ?? []).filter((c) => c !== 'NET_ADMIN' && c !== 'NET_RAW');
-  const root = Boolean(pi.runAsRoot);
+  const root = pi.runAsRoot;
   const sc: SecurityContext = {
     allowPrivilegeEscalation: Boolean(pi.privileged || pi.closeWaitTimeoutSecs),
     capabilities: drop.length ? { add, drop } : { add },
@@ -61,7 +61,7 @@ function proxyInitSecurityContext(values: Values, ctx: ProxyPodContext): Securit
 
 /** `linkerd-init`: proxy-init from the proxy image, programming iptables before the app starts. */
 export function proxyInitContainer(values: Values, ctx: ProxyPodContext): Container {
-  const mounts: VolumeMount[] = [{ mountPath: values.proxyInit.xtMountPath?.mountPath ?? '/run', name: XTABLES_LOCK_VOLUME }];
+  const mounts: VolumeMount[] = [{ mountPath: values.proxyInit.xtMountPath.mountPath, name: XTABLES_LOCK_VOLUME }];
   const sa = serviceAccountMount(ctx.podSpec);
   if (sa) mounts.push(sa);
   const c: Container = {
@@ -84,11 +84,11 @@ export function networkValidatorContainer(values: Values): Container {
   const v4 = values.disableIPv6;
   const c: Container = {
     args: [
-      '--log-format', values.networkValidator?.logFormat || 'plain',
-      '--log-level', values.networkValidator?.logLevel || 'debug',
-      '--connect-addr', values.networkValidator?.connectAddr || (v4 ? '1.1.1.1:20001' : '[fd00::1]:20001'),
-      '--listen-addr', values.networkValidator?.listenAddr || (v4 ? '0.0.0.0:4140' : '[::]:4140'),
-      '--timeout', values.networkValidator?.timeout || '10s',
+      '--log-format', values.networkValidator.logFormat || 'plain',
+      '--log-level', values.networkValidator.logLevel || 'debug',
+      '--connect-addr', values.networkValidator.connectAddr || (v4 ? '1.1.1.1:20001' : '[fd00::1]:20001'),
+      '--listen-addr', values.networkValidator.listenAddr || (v4 ? '0.0.0.0:4140' : '[::]:4140'),
+      '--timeout', values.networkValidator.timeout || '10s',
     ],
     command: ['/usr/lib/linkerd/linkerd2-network-validator'],
     image: proxyImage(values),

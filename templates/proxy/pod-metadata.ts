@@ -16,7 +16,7 @@ export function injectedPodMetadata(values: Values, input: InjectedMetadataInput
   const annotations: Record<string, string> = {
     'linkerd.io/created-by': input.createdBy,
     'linkerd.io/proxy-version': values.proxy.image.version || values.linkerdVersion,
-    'linkerd.io/trust-root-sha256': sha256Hex(values.identityTrustAnchorsPEM ?? ''),
+    'linkerd.io/trust-root-sha256': sha256Hex(values.identityTrustAnchorsPEM),
   };
   const labels: Record<string, string> = { 'linkerd.io/control-plane-ns': input.controlPlaneNamespace };
   if (input.ownerKind && input.ownerName) labels[`linkerd.io/proxy-${input.ownerKind}`] = input.ownerName;

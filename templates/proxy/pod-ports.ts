@@ -6,6 +6,7 @@ import type { PodSpec } from 'kubernetes-types/core/v1.js';
  */
 export function podInboundPorts(spec: PodSpec): string {
   const ports = new Set<string>();
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the user's manifest is not validated against PodSpec
   for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? []).filter((i) => i.restartPolicy === 'Always')]) {
     if (c.name === 'linkerd-proxy') continue;
     for (const p of c.ports ?? []) ports.add(String(p.containerPort));

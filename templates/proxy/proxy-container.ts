@@ -13,14 +13,14 @@ export function proxyImage(values: Values): string {
 
 function proxySecurityContext(values: Values, caps: Capabilities | undefined): SecurityContext {
   if (values.proxy.securityContext && Object.keys(values.proxy.securityContext).length) {
-    return values.proxy.securityContext as SecurityContext;
+    return values.proxy.securityContext;
   }
   const sc: SecurityContext = { allowPrivilegeEscalation: false };
   if (caps) sc.capabilities = caps;
   sc.readOnlyRootFilesystem = true;
   sc.runAsNonRoot = true;
   sc.runAsUser = values.proxy.uid;
-  if (values.proxy.gid !== undefined && values.proxy.gid >= 0) sc.runAsGroup = values.proxy.gid;
+  if (values.proxy.gid >= 0) sc.runAsGroup = values.proxy.gid;
   sc.seccompProfile = { type: 'RuntimeDefault' };
   return sc;
 }
@@ -31,9 +31,6 @@ export function proxyContainer(values: Values, ctx: ProxyPodContext): Container 
   if (p.nativeSidecar && p.waitBeforeExitSeconds) {
     throw new UserError('proxy.nativeSidecar and waitBeforeExitSeconds cannot be used simultaneously');
   }
-  if (p.logHTTPHeaders && !['insecure', 'off'].includes(p.logHTTPHeaders)) {
-    throw new UserError('logHTTPHeaders must be one of: insecure | off');
-  }
   const admin = p.ports.admin;
   const c: Container = {
     env: proxyEnv(values, ctx),
@@ -41,8 +38,8 @@ export function proxyContainer(values: Values, ctx: ProxyPodContext): Container 
     imagePullPolicy: p.image.pullPolicy || values.imagePullPolicy,
     livenessProbe: {
       httpGet: { path: '/live', port: admin },
-      initialDelaySeconds: p.livenessProbe?.initialDelaySeconds ?? 10,
-      timeoutSeconds: p.livenessProbe?.timeoutSeconds ?? 1,
+      initialDelaySeconds: p.livenessProbe.initialDelaySeconds,
+      timeoutSeconds: p.livenessProbe.timeoutSeconds,
     },
     name: PROXY_CONTAINER_NAME,
     ports: [
@@ -51,21 +48,21 @@ export function proxyContainer(values: Values, ctx: ProxyPodContext): Container 
     ],
     readinessProbe: {
       httpGet: { path: '/ready', port: admin },
-      initialDelaySeconds: p.readinessProbe?.initialDelaySeconds ?? 2,
-      timeoutSeconds: p.readinessProbe?.timeoutSeconds ?? 1,
+      initialDelaySeconds: p.readinessProbe.initialDelaySeconds,
+      timeoutSeconds: p.readinessProbe.timeoutSeconds,
     },
   };
   if (p.nativeSidecar && p.await) {
     c.startupProbe = {
       httpGet: { path: '/ready', port: admin },
-      initialDelaySeconds: p.startupProbe?.initialDelaySeconds ?? 0,
-      periodSeconds: p.startupProbe?.periodSeconds ?? 1,
-      failureThreshold: p.startupProbe?.failureThreshold ?? 120,
+      initialDelaySeconds: p.startupProbe.initialDelaySeconds,
+      periodSeconds: p.startupProbe.periodSeconds,
+      failureThreshold: p.startupProbe.failureThreshold,
     };
   }
   const resources = resourceRequirements(p.resources);
   if (resources) c.resources = resources;
-  c.securityContext = proxySecurityContext(values, (p.capabilities as Capabilities | undefined) ?? appCapabilities(ctx.podSpec));
+  c.securityContext = proxySecurityContext(values, (p.capabilities) ?? appCapabilities(ctx.podSpec));
   c.terminationMessagePolicy = 'FallbackToLogsOnError';
   if (!p.nativeSidecar && (p.await || p.waitBeforeExitSeconds)) {
     c.lifecycle = {};
@@ -79,7 +76,7 @@ export function proxyContainer(values: Values, ctx: ProxyPodContext): Container 
   const mounts: VolumeMount[] = [{ mountPath: '/var/run/linkerd/identity/end-entity', name: END_ENTITY_VOLUME }];
   if (proxyTracingEnabled(values)) mounts.push(podinfoMount());
   if (values.identity.serviceAccountTokenProjection) mounts.push({ mountPath: '/var/run/secrets/tokens', name: IDENTITY_TOKEN_VOLUME });
-  const sa = (p.saMountPath as VolumeMount | undefined) ?? serviceAccountMount(ctx.podSpec);
+  const sa = (p.saMountPath) ?? serviceAccountMount(ctx.podSpec);
   if (sa) mounts.push(sa);
   c.volumeMounts = mounts;
   if (p.nativeSidecar) c.restartPolicy = 'Always';

@@ -46,7 +46,7 @@ export function proxyEnv(values: Values, ctx: ProxyPodContext): EnvVar[] {
   const listen = values.disableIPv6 ? '0.0.0.0' : '[::]';
   const isDestination = ctx.component === 'linkerd-destination';
   const isIdentity = ctx.component === 'linkerd-identity';
-  const workers = p.runtime?.workers ?? {};
+  const workers = p.runtime.workers;
   const e: EnvVar[] = [
     fieldRef('_pod_name', 'metadata.name'),
     fieldRef('_pod_ns', 'metadata.namespace'),
@@ -54,15 +54,15 @@ export function proxyEnv(values: Values, ctx: ProxyPodContext): EnvVar[] {
     fieldRef('_pod_ip', 'status.podIP'),
     fieldRef('_pod_nodeName', 'spec.nodeName'),
     env('_pod_containerName', values.proxyContainerName || 'linkerd-proxy'),
-    env('LINKERD2_PROXY_CORES', notEmpty(p.cores) ? p.cores : (workers.minimum ?? 1)),
-    env('LINKERD2_PROXY_CORES_MIN', notEmpty(p.cores) ? p.cores : (workers.minimum ?? 1)),
+    env('LINKERD2_PROXY_CORES', notEmpty(p.cores) ? p.cores : workers.minimum),
+    env('LINKERD2_PROXY_CORES_MIN', notEmpty(p.cores) ? p.cores : workers.minimum),
   ];
   if (notEmpty(workers.maximum)) e.push(env('LINKERD2_PROXY_CORES_MAX', workers.maximum));
   if (notEmpty(workers.maximumCPURatio)) e.push(env('LINKERD2_PROXY_CORES_MAX_RATIO', workers.maximumCPURatio));
   if (notEmpty(p.requireIdentityOnInboundPorts)) e.push(env('LINKERD2_PROXY_INBOUND_PORTS_REQUIRE_IDENTITY', p.requireIdentityOnInboundPorts));
   if (notEmpty(p.requireTLSOnInboundPorts)) e.push(env('LINKERD2_PROXY_INBOUND_PORTS_REQUIRE_TLS', p.requireTLSOnInboundPorts));
   e.push(
-    env('LINKERD2_PROXY_SHUTDOWN_ENDPOINT_ENABLED', Boolean(p.enableShutdownEndpoint)),
+    env('LINKERD2_PROXY_SHUTDOWN_ENDPOINT_ENABLED', p.enableShutdownEndpoint),
     env('LINKERD2_PROXY_LOG', p.logLevel + (p.logHTTPHeaders === 'insecure' ? '' : ',[{headers}]=off,[{request}]=off')),
     env('LINKERD2_PROXY_LOG_FORMAT', p.logFormat),
     env('LINKERD2_PROXY_DESTINATION_SVC_ADDR', isDestination ? 'localhost.:8086' : `linkerd-dst-headless.${ns}.svc.${cd}.:8086`),
@@ -71,9 +71,9 @@ export function proxyEnv(values: Values, ctx: ProxyPodContext): EnvVar[] {
     env('LINKERD2_PROXY_POLICY_WORKLOAD', '{"ns":"$(_pod_ns)", "pod":"$(_pod_name)"}\n'),
     env('LINKERD2_PROXY_INBOUND_DEFAULT_POLICY', p.defaultInboundPolicy),
     env('LINKERD2_PROXY_POLICY_CLUSTER_NETWORKS', values.clusterNetworks),
-    env('LINKERD2_PROXY_CONTROL_STREAM_INITIAL_TIMEOUT', p.control?.streams?.initialTimeout ?? ''),
-    env('LINKERD2_PROXY_CONTROL_STREAM_IDLE_TIMEOUT', p.control?.streams?.idleTimeout ?? ''),
-    env('LINKERD2_PROXY_CONTROL_STREAM_LIFETIME', p.control?.streams?.lifetime ?? ''),
+    env('LINKERD2_PROXY_CONTROL_STREAM_INITIAL_TIMEOUT', p.control.streams.initialTimeout),
+    env('LINKERD2_PROXY_CONTROL_STREAM_IDLE_TIMEOUT', p.control.streams.idleTimeout),
+    env('LINKERD2_PROXY_CONTROL_STREAM_LIFETIME', p.control.streams.lifetime),
   );
   if (notEmpty(p.inboundConnectTimeout)) e.push(env('LINKERD2_PROXY_INBOUND_CONNECT_TIMEOUT', p.inboundConnectTimeout));
   if (notEmpty(p.outboundConnectTimeout)) e.push(env('LINKERD2_PROXY_OUTBOUND_CONNECT_TIMEOUT', p.outboundConnectTimeout));
@@ -98,10 +98,10 @@ export function proxyEnv(values: Values, ctx: ProxyPodContext): EnvVar[] {
     env('LINKERD2_PROXY_OUTBOUND_CONNECT_KEEPALIVE', '10000ms'),
     env('LINKERD2_PROXY_INBOUND_ACCEPT_USER_TIMEOUT', '30s'),
     env('LINKERD2_PROXY_OUTBOUND_CONNECT_USER_TIMEOUT', '30s'),
-    env('LINKERD2_PROXY_OUTBOUND_METRICS_HOSTNAME_LABELS', Boolean(p.metrics?.hostnameLabels)),
+    env('LINKERD2_PROXY_OUTBOUND_METRICS_HOSTNAME_LABELS', p.metrics.hostnameLabels),
     ...traceEnv(values, ctx),
-    ...directionParams('inbound', p.inbound as Record<string, unknown> | undefined),
-    ...directionParams('outbound', p.outbound as Record<string, unknown> | undefined),
+    ...directionParams('inbound', p.inbound),
+    ...directionParams('outbound', p.outbound),
   );
   if (notEmpty(p.opaquePorts)) e.push(env('LINKERD2_PROXY_INBOUND_PORTS_DISABLE_PROTOCOL_DETECTION', p.opaquePorts));
   e.push(
@@ -136,7 +136,7 @@ function trustAnchorsEnv(values: Values, ctx: ProxyPodContext): EnvVar {
       valueFrom: { configMapKeyRef: { name: 'linkerd-identity-trust-roots', key: 'ca-bundle.crt' } },
     };
   }
-  const pem = (values.identityTrustAnchorsPEM ?? '').trim();
+  const pem = values.identityTrustAnchorsPEM.trim();
   if (!pem) {
     throw new UserError(TRUST_ANCHORS_REQUIRED, {
       hint: 'Pass --identity-trust-anchors-file, or --values with the cluster\'s linkerd-config values, or run against the cluster.',

@@ -13,8 +13,8 @@ export function resourceRequirements(r: ChartResources | undefined): ResourceReq
   const limits: Record<string, string> = {};
   const requests: Record<string, string> = {};
   for (const key of ['cpu', 'memory', 'ephemeral-storage'] as const) {
-    if (r[key]?.limit) limits[key] = String(r[key]!.limit);
-    if (r[key]?.request) requests[key] = String(r[key]!.request);
+    if (r[key]?.limit) limits[key] = r[key].limit;
+    if (r[key]?.request) requests[key] = r[key].request;
   }
   const out: ResourceRequirements = {};
   if (Object.keys(limits).length) out.limits = limits;

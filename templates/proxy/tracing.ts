@@ -29,7 +29,7 @@ export const DEFAULT_TRACE_LABELS: Readonly<Record<string, string>> = {
 export const TRACE_ENDPOINT_REQUIRED = 'proxy.tracing.collector.endpoint must be set if proxy tracing is enabled';
 
 export function proxyTracingEnabled(values: Values): boolean {
-  return Boolean(values.proxy.tracing?.enabled);
+  return values.proxy.tracing.enabled;
 }
 
 const env = (name: string, value: string): EnvVar => ({ name, value });
@@ -46,7 +46,7 @@ function attributeLines(labels: Readonly<Record<string, string>>): string {
 export function traceEnv(values: Values, ctx: ProxyPodContext): EnvVar[] {
   if (!proxyTracingEnabled(values)) return [];
   const t = values.proxy.tracing;
-  const endpoint = t.collector?.endpoint ?? '';
+  const endpoint = t.collector.endpoint;
   // The proxy cannot start tracing without a collector: fail the render, not the pod.
   if (!endpoint) throw new UserError(TRACE_ENDPOINT_REQUIRED);
   const out: EnvVar[] = [
@@ -57,8 +57,8 @@ export function traceEnv(values: Values, ctx: ProxyPodContext): EnvVar[] {
     env('LINKERD2_PROXY_TRACE_COLLECTOR_SVC_ADDR', endpoint),
   ];
   // The collector's mesh identity; an unmeshed collector has none and is reached without mTLS.
-  const id = t.collector?.meshIdentity;
-  if (id?.serviceAccountName && id.namespace) {
+  const id = t.collector.meshIdentity;
+  if (id.serviceAccountName && id.namespace) {
     out.push(env('LINKERD2_PROXY_TRACE_COLLECTOR_SVC_NAME', serviceAccountIdentity(id.serviceAccountName, id.namespace, ctx.controlPlaneNamespace, trustDomainOf(values))));
   }
   const labels = t.labels ?? DEFAULT_TRACE_LABELS;

@@ -27,7 +27,7 @@ function linkerd(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
       'bin/linkerd',
       args,
       { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: '/nonexistent', LINKERD_VERSIONCHECK_URL: noVersionCheck, ...env } },
-      (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }

@@ -35,7 +35,7 @@ function kubectl(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number
     // A fresh discovery cache each time, so kubectl reports the underlying Go error of discovery too.
     const cache = fs.mkdtempSync(path.join(dir, 'kubectl-cache-'));
     execFile('kubectl', ['--kubeconfig', kubeconfig, '--cache-dir', cache, ...args], { env: { PATH: process.env.PATH, HOME: dir, ...env }, encoding: 'utf8' }, (err, stdout, stderr) =>
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }

@@ -33,7 +33,7 @@ function ensureReflectMetadata(): void {
     }
     return undefined;
   };
-  R.metadata = () => (target: object, prop?: unknown) => undefined;
+  R.metadata = () => () => undefined;
 }
 
 async function x509() {
@@ -61,7 +61,7 @@ interface Ca {
 
 async function createCa(name: string): Promise<Ca> {
   const lib = await x509();
-  const keys = (await webcrypto.subtle.generateKey(EC, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+  const keys = (await webcrypto.subtle.generateKey(EC, true, ['sign', 'verify']));
   const now = Date.now();
   const cert = await lib.X509CertificateGenerator.createSelfSigned({
     serialNumber: serial(),
@@ -88,7 +88,7 @@ export async function createUnrelatedCaPem(): Promise<string> {
 export async function createServingCertificates(dnsNames: string[] = []): Promise<ServingCertificates> {
   const lib = await x509();
   const ca = await createCa('linkerd-ts-test-apiserver-ca');
-  const keys = (await webcrypto.subtle.generateKey(EC, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+  const keys = (await webcrypto.subtle.generateKey(EC, true, ['sign', 'verify']));
   const now = Date.now();
   const cert = await lib.X509CertificateGenerator.create({
     serialNumber: serial(),

@@ -87,7 +87,7 @@ export class ObjectStore {
 
   /** Fill in what the API server would: namespace defaulting, uid, resourceVersion, creationTimestamp. */
   normalize(res: ServedResource, obj: StoredObject, namespace?: string): StoredObject {
-    const meta = { ...(obj.metadata ?? {}) } as StoredObject['metadata'];
+    const meta = { ...(obj.metadata ?? {}) };
     if (!meta.name && typeof meta.generateName === 'string') meta.name = `${meta.generateName}${randomUUID().slice(0, 5)}`;
     if (res.namespaced) meta.namespace = namespace ?? meta.namespace ?? 'default';
     else delete meta.namespace;

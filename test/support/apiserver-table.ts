@@ -1,3 +1,4 @@
+import type { ContainerStatus, Pod } from 'kubernetes-types/core/v1.js';
 import type { ServedResource } from './apiserver-resources.js';
 import type { StoredObject } from './apiserver-store.js';
 
@@ -86,23 +87,23 @@ export function podStatus(pod: any): string {
   return reason;
 }
 
-function podReady(pod: any): string {
-  const sidecars = new Set((pod.spec?.initContainers ?? []).filter(isSidecar).map((c: any) => c.name));
+function podReady(pod: Pod): string {
+  const sidecars = new Set((pod.spec?.initContainers ?? []).filter(isSidecar).map((c) => c.name));
   const total = (pod.spec?.containers ?? []).length + sidecars.size;
   const ready =
-    (pod.status?.containerStatuses ?? []).filter((s: any) => s.ready).length +
-    (pod.status?.initContainerStatuses ?? []).filter((s: any) => sidecars.has(s.name) && s.ready).length;
+    (pod.status?.containerStatuses ?? []).filter((s) => s.ready).length +
+    (pod.status?.initContainerStatuses ?? []).filter((s) => sidecars.has(s.name) && s.ready).length;
   return `${ready}/${total}`;
 }
 
 /** `7 (2m ago)`: restarts of app containers and native sidecars, with the last one's age. */
-function podRestarts(pod: any, now: Date): string {
-  const sidecars = new Set((pod.spec?.initContainers ?? []).filter(isSidecar).map((c: any) => c.name));
-  const statuses: any[] = [
+function podRestarts(pod: Pod, now: Date): string {
+  const sidecars = new Set((pod.spec?.initContainers ?? []).filter(isSidecar).map((c) => c.name));
+  const statuses: ContainerStatus[] = [
     ...(pod.status?.containerStatuses ?? []),
-    ...(pod.status?.initContainerStatuses ?? []).filter((s: any) => sidecars.has(s.name)),
+    ...(pod.status?.initContainerStatuses ?? []).filter((s) => sidecars.has(s.name)),
   ];
-  const restarts = statuses.reduce((n: number, s: any) => n + (s.restartCount ?? 0), 0);
+  const restarts = statuses.reduce((n, s) => n + (s.restartCount ?? 0), 0);
   const last = Math.max(0, ...statuses.map((s) => Date.parse(s.lastState?.terminated?.finishedAt ?? '') || 0));
   return restarts > 0 && last > 0 ? `${restarts} (${humanDuration(now.getTime() - last)} ago)` : String(restarts);
 }

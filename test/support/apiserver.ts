@@ -232,7 +232,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
 
   const served = () => store.served();
 
-  function discovery(segments: string[], accept: string | undefined): unknown | undefined {
+  function discovery(segments: string[], accept: string | undefined): unknown {
     if (segments.length > 3 || (segments[0] === 'api' && segments.length > 2)) return undefined;
     if ((segments.length === 1 || (segments[0] === 'apis' && segments.length === 1)) && onlyAggregatedDiscovery(accept)) {
       throw new HttpError(406, 'only application/json is served for discovery', 'NotAcceptable');
@@ -426,14 +426,14 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     }
 
     const authorize = (verb: string) => {
-      if (isDenied({ verb, group: res!.group, resource: res!.plural, namespace, name }, user)) throw forbid(verb, res!, user, namespace, name);
+      if (isDenied({ verb, group: res.group, resource: res.plural, namespace, name }, user)) throw forbid(verb, res, user, namespace, name);
     };
 
     if (method === 'GET' && name === undefined) {
       if (q.get('watch') === 'true' || q.get('watch') === '1') throw new HttpError(405, 'watch is not supported by the test API server', 'MethodNotAllowed');
       authorize('list');
       const { items, rv, next, remaining } = listObjects(res, namespace, q);
-      if (table) return { code: 200, body: renderTable(res, items.map((o) => present(res!, o)), { apiVersion: table, resourceVersion: rv, includeObject, now: now(), cont: next }) };
+      if (table) return { code: 200, body: renderTable(res, items.map((o) => present(res, o)), { apiVersion: table, resourceVersion: rv, includeObject, now: now(), cont: next }) };
       const custom = !['', 'apps', 'batch', 'policy', 'rbac.authorization.k8s.io', 'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apiregistration.k8s.io', 'discovery.k8s.io', 'coordination.k8s.io', 'networking.k8s.io'].includes(res.group);
       return {
         code: 200,
@@ -443,7 +443,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
           metadata: { resourceVersion: rv, ...(next ? { continue: next, remainingItemCount: remaining } : {}) },
           // Like the real server: items of built-in lists carry no apiVersion/kind.
           items: items.map((o) => {
-            if (custom) return present(res!, o);
+            if (custom) return present(res, o);
             const { apiVersion: _a, kind: _k, ...restOfObject } = o;
             return restOfObject;
           }),
@@ -452,8 +452,8 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     }
     if (method === 'GET') {
       authorize('get');
-      const o = store.get(res, namespace, name!);
-      if (!o) throw notFound(res, name!);
+      const o = store.get(res, namespace, name);
+      if (!o) throw notFound(res, name);
       const shown = present(res, o);
       if (table) return { code: 200, body: renderTable(res, [shown], { apiVersion: table, resourceVersion: String(store.resourceVersion), includeObject, now: now() }) };
       return { code: 200, body: shown };
@@ -568,7 +568,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
 
   const certs = await createServingCertificates();
   const server = https.createServer({ key: certs.keyPem, cert: certs.certPem }, (req, res) => {
-    handle(req, res).catch((e) => {
+    handle(req, res).catch((e: unknown) => {
       if (!res.headersSent) send(res, 500, statusBody(500, 'InternalError', String(e)));
     });
   });

@@ -56,7 +56,7 @@ function rulesAt(schema: Node, schemaPath: string): SchemaRule[] {
   if (!Array.isArray(list)) return [];
   return list.filter(isNode).map((r, index) => {
     const rule = String(r.rule);
-    return { schemaPath, index, rule, message: String(r.message ?? `failed rule: ${rule}`), transition: usesOldSelf(rule) };
+    return { schemaPath, index, rule, message: typeof r.message === 'string' ? r.message : `failed rule: ${rule}`, transition: usesOldSelf(rule) };
   });
 }
 
@@ -92,9 +92,9 @@ export function compileRule(rule: string): Program {
   let program = programs.get(rule);
   if (!program) {
     try {
-      program = plan(env, parse(rule)) as Program;
+      program = plan(env, parse(rule));
     } catch (e) {
-      throw new Error(`rule does not compile: ${rule}: ${(e as Error).message}`);
+      throw new Error(`rule does not compile: ${rule}: ${(e as Error).message}`, { cause: e });
     }
     programs.set(rule, program);
   }

@@ -24,8 +24,8 @@ export function runCli(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: 
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => resolve({ stdout, stderr, code: code ?? 1 }));
     child.stdin.end(opts.input ?? '');

@@ -14,7 +14,7 @@ export function kubectl(server: ApiServer, ...args: string[]): Promise<KubectlRe
       'kubectl',
       ['--kubeconfig', server.kubeconfigPath, '--cache-dir', `${server.dir}/cache`, ...args],
       { env: { PATH: process.env.PATH, HOME: server.dir }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
-      (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }

@@ -323,7 +323,7 @@ export function valueProblems(value: unknown, schema: Node, path: string): strin
   };
   if (intOrString) {
     if (!Number.isInteger(value) && typeof value !== 'string') problems.push(`${path}: must be an integer or a string`);
-  } else if (typeof schema.type === 'string' && typeOk[schema.type] && !typeOk[schema.type]!(value)) {
+  } else if (typeof schema.type === 'string' && typeOk[schema.type] && !typeOk[schema.type](value)) {
     return [`${path}: must be of type ${schema.type}`];
   }
   if (Array.isArray(schema.enum) && !schema.enum.some((e) => JSON.stringify(e) === JSON.stringify(value))) {

@@ -57,9 +57,9 @@ function durationMs(flag: string, value: string): number {
 
 /** `30d`, `720h`, `1d12h`: a Go duration that may also count days. */
 export function parseValidity(flag: string, value: string): number {
-  const m = value.match(/^(\d+)d(.*)$/);
-  if (!m) return durationMs(flag, value);
-  return Number(m[1]) * 86_400_000 + (m[2] === '' ? 0 : durationMs(flag, m[2]));
+  const [, days, rest] = /^(\d+)d(.*)$/.exec(value) ?? [];
+  if (days === undefined) return durationMs(flag, value);
+  return Number(days) * 86_400_000 + (rest ? durationMs(flag, rest) : 0);
 }
 
 export interface PreparedCheck {

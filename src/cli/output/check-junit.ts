@@ -36,7 +36,7 @@ export function checkJunit(report: CheckReport, o: { failOnWarning: boolean }): 
     if (r.status === 'skipped') {
       cases.push({ ...base, body: '<skipped message="excluded by --skip/--only"/>', failed: false, skipped: true });
     } else if (r.status === 'error' || (r.status === 'warning' && o.failOnWarning)) {
-      const message = (r.error ?? '').split('\n')[0];
+      const message = (r.error ?? '').split('\n')[0] ?? '';
       cases.push({
         ...base,
         body: `<failure type="${r.status === 'warning' ? 'warning' : r.severity}" message="${escape(message)}">${escape(detail(r))}</failure>`,

@@ -14,7 +14,7 @@ export function checkList(checks: readonly CheckDefinition[], modesOf: (c: Check
   if (o.json) return `${JSON.stringify(rows, null, 2)}\n`;
   const header = ['ID', 'CATEGORY', 'SEVERITY', 'RETRY', 'MODES', 'DESCRIPTION'];
   const table = rows.map((r) => [r.id, r.category, r.severity, r.retryable ? 'yes' : 'no', r.modes.join(','), r.description]);
-  const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join('  ');
+  const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]?.length ?? 0)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ');
   return `${[line(header), ...table.map(line)].join('\n')}\n`;
 }

@@ -15,10 +15,11 @@ function ipToBigInt(ip: string): { family: 4 | 6; value: bigint } | undefined {
   if (family === 6) {
     // IPv4-mapped tails (::ffff:1.2.3.4) become two hextets.
     let text = ip;
-    const v4 = text.match(/(\d+\.\d+\.\d+\.\d+)$/);
-    if (v4) {
-      const n = ipToBigInt(v4[1])!.value;
-      text = `${text.slice(0, -v4[1].length)}${(n >> 16n).toString(16)}:${(n & 0xffffn).toString(16)}`;
+    const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text)?.[1];
+    const tail4 = v4 === undefined ? undefined : ipToBigInt(v4);
+    if (v4 !== undefined && tail4 !== undefined) {
+      const n = tail4.value;
+      text = `${text.slice(0, -v4.length)}${(n >> 16n).toString(16)}:${(n & 0xffffn).toString(16)}`;
     }
     const [head, tail] = text.split('::');
     const h = head ? head.split(':') : [];
@@ -34,10 +35,10 @@ const mask = (family: 4 | 6, bits: number) => ((1n << BigInt(width(family))) - 1
 
 /** Parse `10.0.0.0/8` or `fd00::/8`; throws Go's `invalid CIDR address: <s>`. */
 export function parseCidr(s: string): Network & { ip: bigint } {
-  const m = s.trim().match(/^(.+)\/(\d{1,3})$/);
-  const ip = m ? ipToBigInt(m[1]) : undefined;
-  const bits = m ? Number(m[2]) : NaN;
-  if (!m || !ip || bits > width(ip.family)) throw new Error(`invalid CIDR address: ${s}`);
+  const [, address, prefix] = /^(.+)\/(\d{1,3})$/.exec(s.trim()) ?? [];
+  const ip = address === undefined ? undefined : ipToBigInt(address);
+  const bits = Number(prefix);
+  if (prefix === undefined || !ip || bits > width(ip.family)) throw new Error(`invalid CIDR address: ${s}`);
   return { family: ip.family, base: ip.value & mask(ip.family, bits), bits, ip: ip.value };
 }
 

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import * as z from 'zod';
 import type { CheckResult, ResultStatus } from './types.js';
 
 /*
@@ -30,7 +31,7 @@ interface ExecResult {
 function run(file: string, args: string[], timeoutMs: number, env?: NodeJS.ProcessEnv): Promise<ExecResult> {
   return new Promise((resolve) => {
     execFile(file, args, { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env: env ?? process.env, windowsHide: true }, (error, stdout, stderr) =>
-      resolve({ stdout: String(stdout), stderr: String(stderr), error: error ?? undefined }),
+      resolve({ stdout, stderr, error: error ?? undefined }),
     );
   });
 }
@@ -81,29 +82,39 @@ async function alwaysRunExtensions(executables: Map<string, string>, o: Extensio
   return answers.filter((n): n is string => n !== undefined);
 }
 
-interface ExtensionJson {
-  success?: boolean;
-  categories?: Array<{ categoryName?: string; checks?: Array<{ description?: string; hint?: string; error?: string; result?: string; id?: string; durationMs?: number }> }>;
-}
+/** An extension's `check -o json` output; fields of another type than documented read as absent. */
+const text = z.string().optional().catch(undefined);
+const ExtensionJson = z.object({
+  categories: z.array(
+    z.object({
+      categoryName: text,
+      checks: z
+        .array(z.object({ description: text, hint: text, error: text, result: text, id: text, durationMs: z.number().optional().catch(undefined) }))
+        .optional()
+        .catch(undefined),
+    }),
+  ),
+});
 
 /** The results in an extension's `check -o json` output; throws when it is not that. */
 export function parseExtensionOutput(stdout: string, extension: string): CheckResult[] {
-  const doc = JSON.parse(stdout) as ExtensionJson;
-  if (!doc || typeof doc !== 'object' || !Array.isArray(doc.categories)) throw new Error('no "categories" in the output');
+  const parsed = ExtensionJson.safeParse(JSON.parse(stdout));
+  if (!parsed.success) throw new Error('no "categories" in the output');
+  const doc = parsed.data;
   const results: CheckResult[] = [];
   for (const cat of doc.categories) {
-    const category = String(cat.categoryName ?? extension);
+    const category = cat.categoryName ?? extension;
     (cat.checks ?? []).forEach((c, i) => {
       const status: ResultStatus = c.result === 'warning' ? 'warning' : c.result === 'error' ? 'error' : 'success';
       results.push({
         id: typeof c.id === 'string' && c.id !== '' ? c.id : `${category}#${i + 1}`,
         category,
-        description: String(c.description ?? ''),
+        description: c.description ?? '',
         status,
         severity: status === 'warning' ? 'warning' : 'error',
         ...(c.hint ? { hint: c.hint } : {}),
         ...(c.error ? { error: c.error } : {}),
-        durationMs: typeof c.durationMs === 'number' ? c.durationMs : 0,
+        durationMs: c.durationMs ?? 0,
         retries: 0,
         extension,
       });

@@ -75,9 +75,8 @@ export function decodeBundle(pem: string): Cert[] {
 export function credentialsOf(crtPem: string, keyPem: string): { leaf: Cert; chain: Cert[] } {
   const key = decodePrivateKey(keyPem);
   if (!key.ok) throw new Error(key.reason);
-  const certs = decodeBundle(crtPem);
-  if (certs.length === 0) throw new Error('No certificates found');
-  const [leaf, ...chain] = certs;
+  const [leaf, ...chain] = decodeBundle(crtPem);
+  if (leaf === undefined) throw new Error('No certificates found');
   if (!keyMatchesCertificate(key.key.keyObject, leaf.cert)) throw new Error('tls: Public and private key do not match');
   return { leaf, chain };
 }

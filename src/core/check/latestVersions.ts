@@ -15,10 +15,10 @@ export interface ChannelVersion {
 }
 
 export function parseChannelVersion(cv: string): ChannelVersion {
-  const parts = cv.split('-');
-  if (parts.length < 2) throw new Error(`unsupported version format: ${cv}`);
-  const hotpatch = parts.slice(2).find((p) => /^-?\d+$/.test(p));
-  return { channel: parts[0], version: parts[1], hotpatch: hotpatch === undefined ? undefined : Number(hotpatch), original: cv };
+  const [channel, version, ...rest] = cv.split('-');
+  if (channel === undefined || version === undefined) throw new Error(`unsupported version format: ${cv}`);
+  const hotpatch = rest.find((p) => /^-?\d+$/.test(p));
+  return { channel, version, hotpatch: hotpatch === undefined ? undefined : Number(hotpatch), original: cv };
 }
 
 const updateChannel = (cv: ChannelVersion) => (cv.hotpatch === undefined ? cv.channel : `${cv.channel}Hotpatch`);
@@ -75,14 +75,14 @@ export async function fetchLatestVersions(o: FetchLatestOptions): Promise<Channe
   try {
     res = await fetch(url, { signal, headers: { Accept: 'application/json' }, ...init });
   } catch (e) {
-    throw new Error(urlErrorMessage('GET', url.href, netErrorText(e, { target: url, proxy, timedOut: signal.aborted ? 'headers' : undefined }).text));
+    throw new Error(urlErrorMessage('GET', url.href, netErrorText(e, { target: url, proxy, timedOut: signal.aborted ? 'headers' : undefined }).text), { cause: e });
   }
   if (res.status !== 200) throw new Error(`unexpected versioncheck response from ${url.origin}${url.pathname}: ${res.status} ${res.statusText}`.trimEnd());
   let body: unknown;
   try {
     body = await res.json();
   } catch (e) {
-    throw new Error(`unexpected versioncheck response: ${(e as Error).message}`);
+    throw new Error(`unexpected versioncheck response: ${(e as Error).message}`, { cause: e });
   }
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error('unexpected versioncheck response: not a JSON object');
   const latest: ChannelVersion[] = [];

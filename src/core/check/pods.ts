@@ -20,8 +20,7 @@ export function podStatus(pod: Pod): string {
   const initStatuses = pod.status?.initContainerStatuses ?? [];
   const initCount = pod.spec?.initContainers?.length ?? initStatuses.length;
   let initializing = false;
-  for (let i = 0; i < initStatuses.length; i++) {
-    const c = initStatuses[i];
+  for (const [i, c] of initStatuses.entries()) {
     const terminated = c.state?.terminated;
     const waiting = c.state?.waiting;
     if (terminated && terminated.exitCode === 0 && !terminated.signal) continue;
@@ -35,8 +34,7 @@ export function podStatus(pod: Pod): string {
   if (!initializing) {
     let hasRunning = false;
     const statuses = pod.status?.containerStatuses ?? [];
-    for (let i = statuses.length - 1; i >= 0; i--) {
-      const c = statuses[i];
+    for (const c of [...statuses].reverse()) {
       if (c.state?.waiting?.reason) reason = c.state.waiting.reason;
       else if (c.state?.terminated?.reason) reason = c.state.terminated.reason;
       else if (c.state?.terminated) reason = c.state.terminated.signal ? `Signal:${c.state.terminated.signal}` : `ExitCode:${c.state.terminated.exitCode}`;

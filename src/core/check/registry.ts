@@ -31,7 +31,7 @@ const order = new Map(CATEGORIES.map((c, i) => [c.id, i]));
 
 /** Every check, in the real CLI's global order (category order, then the order within a category). */
 export const ALL_CHECKS: readonly CheckDefinition[] = DEFINED.map((d, i) => ({ d, i }))
-  .sort((a, b) => order.get(a.d.category)! - order.get(b.d.category)! || a.i - b.i)
+  .sort((a, b) => (order.get(a.d.category) ?? CATEGORIES.length) - (order.get(b.d.category) ?? CATEGORIES.length) || a.i - b.i)
   .map(({ d }) => d);
 
 /** The checks a mode runs, in execution order. */

@@ -60,7 +60,8 @@ export async function runCheck(req: CheckRequest, events: CheckEvents = {}): Pro
   const checks: CheckDefinition[] = checksFor(req.mode, { cniEnabled: req.cniEnabled });
   const start = Date.now();
   try {
-    const extensionsWanted = req.extensions !== undefined && (req.mode === 'default' || req.mode === 'proxy') && !selector.excludesExtensions;
+    const extensionOptions = req.extensions;
+    const extensionsWanted = extensionOptions !== undefined && (req.mode === 'default' || req.mode === 'proxy') && !selector.excludesExtensions;
     const core = await runChecks(
       checks,
       (generation) => run.context(generation),
@@ -97,7 +98,7 @@ export async function runCheck(req: CheckRequest, events: CheckEvents = {}): Pro
           });
         }
       }
-      const found = await runExtensions(labelled ?? [], { ...req.extensions!, hintBaseUrl: base, env: req.env });
+      const found = await runExtensions(labelled ?? [], { ...extensionOptions, hintBaseUrl: base, env: req.env });
       extensionResults = [
         ...extensionResults,
         ...found.map((r) => (selector.selected(r) ? r : { ...r, status: 'skipped' as const, hint: undefined, error: undefined })),
@@ -109,12 +110,12 @@ export async function runCheck(req: CheckRequest, events: CheckEvents = {}): Pro
     const warning = results.some((r) => r.status === 'warning');
     const failed = results.some((r) => r.status === 'error') || (req.failOn === 'warning' && warning);
     const seen = new Set(core.map((r) => r.id));
-    const stopAt = core.findIndex((r) => r.stoppedRun);
+    const stoppedAt = core.find((r) => r.stoppedRun);
     const notRun =
-      stopAt < 0
+      stoppedAt === undefined
         ? []
         : checks
-            .slice(checks.findIndex((c) => c.id === core[stopAt].id) + 1)
+            .slice(checks.findIndex((c) => c.id === stoppedAt.id) + 1)
             .filter((c) => !seen.has(c.id))
             .map(({ id, category, description, severity }) => ({ id, category, description, severity }));
     return { results, success: !failed, warning, hintBaseUrl: base, unmatchedSelectors: selector.unmatched(), notRun };

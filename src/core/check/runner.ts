@@ -134,14 +134,14 @@ export async function runChecks(
       retrying.set(check, message);
       if (current.check === check) observer.waiting?.(check, message);
       await sleep(Math.min(o.retryIntervalMs, remaining));
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- another check may have stopped the run while this one slept
       if (stopped) return { outcome, attempts, durationMs: clock() - began };
     }
   };
 
   const running = checks.map((check) => (o.selected(check) ? limiter.run(() => execute(check), () => stopped) : undefined));
   const results: CheckResult[] = [];
-  for (let i = 0; i < checks.length; i++) {
-    const check = checks[i];
+  for (const [i, check] of checks.entries()) {
     const pending = running[i];
     if (!pending) {
       const r: CheckResult = { id: check.id, category: check.category, description: check.description, status: 'skipped', severity: check.severity, durationMs: 0, retries: 0 };

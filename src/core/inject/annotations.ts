@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import { UserError } from '../errors.js';
 import { parseGoBool } from '../values/flags.js';
 import { parseGoDuration } from '../values/duration.js';
@@ -98,6 +99,11 @@ const secs = (s: string) => `${nanos(s) / 1_000_000_000n}s`;
 
 const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
 
+/** `config.linkerd.io/proxy-env`: a JSON list of container environment variables. */
+const EnvList = z.array(
+  z.looseObject({ name: z.string(), value: z.string().optional(), valueFrom: z.record(z.string(), z.unknown()).optional() }),
+);
+
 function envList(s: string): Array<{ name: string; value?: string; valueFrom?: Record<string, unknown> }> {
   let parsed: unknown;
   try {
@@ -105,10 +111,9 @@ function envList(s: string): Array<{ name: string; value?: string; valueFrom?: R
   } catch {
     throw invalid('not a JSON list of environment variables');
   }
-  if (!Array.isArray(parsed) || !parsed.every((e) => typeof e === 'object' && e !== null && typeof e.name === 'string')) {
-    throw invalid('not a JSON list of environment variables');
-  }
-  return parsed;
+  const list = EnvList.safeParse(parsed);
+  if (!list.success) throw invalid('not a JSON list of environment variables');
+  return list.data;
 }
 
 /** Merges env vars by name: later definitions replace earlier ones in place. */
@@ -282,7 +287,7 @@ export const ANNOTATIONS: readonly AnnotationRow[] = [
   {
     key: 'config.linkerd.io/proxy-additional-env',
     flags: [],
-    read: (v, s) => { v.proxy.additionalEnv = mergeEnv(v.proxy.additionalEnv ?? [], envList(s)) as Values['proxy']['additionalEnv']; },
+    read: (v, s) => { v.proxy.additionalEnv = mergeEnv(v.proxy.additionalEnv ?? [], envList(s)); },
   },
   {
     key: CLOSE_WAIT_ANNOTATION,
@@ -311,7 +316,8 @@ export interface AnnotationProblem {
 /** The value an annotation set holds for a row, its stable key first. */
 export function annotationValue(row: AnnotationRow, annotations: Readonly<Record<string, string>>): { key: string; value: string } | undefined {
   for (const key of [row.key, ...(row.aliases ?? [])]) {
-    if (Object.prototype.hasOwnProperty.call(annotations, key)) return { key, value: annotations[key] };
+    const value = Object.prototype.hasOwnProperty.call(annotations, key) ? annotations[key] : undefined;
+    if (value !== undefined) return { key, value };
   }
   return undefined;
 }

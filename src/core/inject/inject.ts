@@ -1,5 +1,5 @@
 import { isMap, type YAMLMap, type YAMLSeq } from 'yaml';
-import type { Container, PodSpec, Probe, Volume } from 'kubernetes-types/core/v1.js';
+import type { Container, PodSpec, Volume } from 'kubernetes-types/core/v1.js';
 import { TRUST_ANCHORS_REQUIRED, injectedPodMetadata, sidecarParts, type SidecarParts } from '../../../templates/proxy/index.js';
 import { UserError } from '../errors.js';
 import { ManifestShapeError, type DocEditor } from '../manifest/editor.js';
@@ -60,12 +60,15 @@ const SIDECAR_NAMES = new Set(['linkerd-proxy', 'istio-proxy', 'linkerd-init', '
 const SIDECAR_IMAGES = ['cr.l5d.io/linkerd/proxy:', 'gcr.io/istio-release/proxyv2:', 'cr.l5d.io/linkerd/proxy-init:', 'gcr.io/istio-release/proxy_init:'];
 
 function hasSidecar(spec: PodSpec): boolean {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the user's manifest is not validated against PodSpec
   return [...(spec.containers ?? []), ...(spec.initContainers ?? [])].some(
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the same
     (c) => SIDECAR_NAMES.has(c?.name) || SIDECAR_IMAGES.some((p) => typeof c?.image === 'string' && c.image.startsWith(p)),
   );
 }
 
 function usesUDP(spec: PodSpec): boolean {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the user's manifest is not validated against PodSpec
   return (spec.containers ?? []).some((c) => (c?.ports ?? []).some((p) => p?.protocol === 'UDP'));
 }
 
@@ -79,6 +82,7 @@ function podSpecShapeProblem(spec: PodSpec): string | undefined {
     if (!Array.isArray(list)) return `spec.${key} must be a list`;
     if (!list.every(isObject)) return `every item of spec.${key} must be a mapping`;
   }
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the user's manifest is not validated against PodSpec
   for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) {
     const ports: unknown = c.ports;
     if (ports !== undefined && ports !== null && (!Array.isArray(ports) || !ports.every(isObject))) return `the ports of container "${c.name}" must be a list of mappings`;
@@ -90,7 +94,7 @@ const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Sets string entries of a map in key order (existing keys keep their place). */
 function setAll(ed: DocEditor, map: YAMLMap, entries: ReadonlyMap<string, string>): void {
-  for (const key of [...entries.keys()].sort(byKey)) ed.setString(map, key, entries.get(key)!);
+  for (const [key, value] of [...entries].sort(([a], [b]) => byKey(a, b))) ed.setString(map, key, value);
 }
 
 const PROBES = ['livenessProbe', 'readinessProbe', 'startupProbe'] as const;
@@ -104,13 +108,13 @@ function asMarshalled(c: Container): Container {
   for (const probe of PROBES) {
     const p = out[probe];
     if (!p) continue;
-    out[probe] = Object.fromEntries(Object.entries(p).filter(([, v]) => v !== 0)) as Probe;
+    out[probe] = Object.fromEntries(Object.entries(p).filter(([, v]) => v !== 0));
   }
   return sortKeysDeep(out);
 }
 
 function addSidecar(ed: DocEditor, spec: YAMLMap, parts: SidecarParts): void {
-  const items = (list: Array<Container | Volume>) => list.map((c) => ('image' in c ? asMarshalled(c as Container) : sortKeysDeep(c)));
+  const items = (list: Array<Container | Volume>) => list.map((c) => ('image' in c ? asMarshalled(c) : sortKeysDeep(c)));
   const add = (key: string, start: Array<Container | Volume>, end: Array<Container | Volume>) => {
     if (start.length === 0 && end.length === 0) return;
     const seq: YAMLSeq = ed.ensureSeq(spec, key);
@@ -310,7 +314,7 @@ class Injector {
     const podMeta = ed.ensureMap(tmpl, 'metadata', 'spec');
     setAll(ed, ed.ensureMap(podMeta, 'annotations'), add);
     setAll(ed, ed.ensureMap(podMeta, 'labels'), new Map(Object.entries(meta.labels)));
-    addSidecar(ed, ed.editMap(tmpl, 'spec')!, parts);
+    addSidecar(ed, ed.ensureMap(tmpl, 'spec'), parts);
     return true;
   }
 }

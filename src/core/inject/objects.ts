@@ -13,7 +13,8 @@ export interface ObjectReader {
 export const PLAIN_READER: ObjectReader = {
   kind: (map) => {
     const kind = map.get('kind');
-    return kind === undefined || kind === null ? undefined : String(kind);
+    if (kind === undefined || kind === null) return undefined;
+    return typeof kind === 'string' || typeof kind === 'number' || typeof kind === 'boolean' ? String(kind) : JSON.stringify(kind);
   },
   items: (map) => {
     const items = map.get('items');
@@ -38,7 +39,7 @@ function describe(node: unknown): string {
  */
 export function documentObjects(ed: DocEditor, d: ManifestDoc, source: { name: string; text: string }): YAMLMap[] | undefined {
   const contents = d.doc.contents;
-  if (contents === null || contents === undefined || (isScalar(contents) && contents.value === null)) return undefined;
+  if (contents === null || (isScalar(contents) && contents.value === null)) return undefined;
   const fail = (node: unknown): never => {
     const offset = (node as { range?: [number, number, number] }).range?.[0] ?? d.region.start;
     const pos = linePosition(source.text, offset);

@@ -43,6 +43,9 @@ function readStreams(sources: Awaited<ReturnType<typeof readManifestSources>>): 
   return sources.map((s) => parseManifestStream(s));
 }
 
+/** A document's `kind`, lower-cased; '' when it is not a string. */
+const lowerKind = (kind: unknown): string => (typeof kind === 'string' ? kind.toLowerCase() : '');
+
 function roots(stream: ManifestStream): Array<{ doc: Document; obj: Record<string, unknown> }> {
   const out: Array<{ doc: Document; obj: Record<string, unknown> }> = [];
   for (const d of stream.docs) {
@@ -62,7 +65,7 @@ function inputNamespaceAnnotations(streams: readonly ManifestStream[]): Map<stri
   const out = new Map<string, Record<string, string>>();
   for (const s of streams) {
     for (const { obj } of roots(s)) {
-      if (String(obj.kind ?? '').toLowerCase() !== NAMESPACE_KIND) continue;
+      if (lowerKind(obj.kind) !== NAMESPACE_KIND) continue;
       const ann = metaField(obj, 'annotations');
       const name = metaField(obj, 'name');
       if (typeof name === 'string' && isMap(ann)) out.set(name, ann.toJSON() as Record<string, string>);
@@ -75,7 +78,7 @@ function workloadNamespaces(streams: readonly ManifestStream[], fallback: string
   const out = new Set<string>();
   for (const s of streams) {
     for (const { obj } of roots(s)) {
-      if (!workloadKind(String(obj.kind ?? '').toLowerCase())) continue;
+      if (!workloadKind(lowerKind(obj.kind))) continue;
       const ns = metaField(obj, 'namespace');
       out.add(typeof ns === 'string' && ns !== '' ? ns : fallback);
     }

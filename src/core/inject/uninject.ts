@@ -52,13 +52,15 @@ function removeNamed(ed: DocEditor, tmpl: YAMLMap, key: string, names: ReadonlyS
   const seq = spec && ed.getSeq(spec, key);
   const match = (item: unknown) => names.has(nameOf(ed, item) ?? '');
   if (!seq || !seq.items.some(match)) return 0;
-  const editable = ed.editSeq(ed.editMap(tmpl, 'spec')!, key)!;
+  const editableSpec = ed.editMap(tmpl, 'spec');
+  const editable = editableSpec && ed.editSeq(editableSpec, key);
+  if (!editable) return 0;
   const n = ed.removeItems(editable, match);
   if (n > 0) out.emptied.push({ coll: editable, stop: tmpl });
   return n;
 }
 
-function linkerdKeys(ed: DocEditor, map: YAMLMap | undefined, keep: (key: string) => boolean): string[] {
+function linkerdKeys(map: YAMLMap | undefined, keep: (key: string) => boolean): string[] {
   return map ? map.items.map(keyOf).filter((k) => k.startsWith('linkerd.io') && !keep(k)) : [];
 }
 
@@ -71,13 +73,14 @@ export function stripMetadata(ed: DocEditor, owner: YAMLMap, stop: YAMLMap, out:
   if (!meta) return;
   const annotations = ed.getMap(meta, 'annotations');
   const disabled = (k: string) => k === INJECT_ANNOTATION && annotations !== undefined && ed.getString(annotations, k) === INJECT_DISABLED;
-  const annKeys = linkerdKeys(ed, annotations, disabled);
-  const labelKeys = linkerdKeys(ed, ed.getMap(meta, 'labels'), () => false);
+  const annKeys = linkerdKeys(annotations, disabled);
+  const labelKeys = linkerdKeys(ed.getMap(meta, 'labels'), () => false);
   if (annKeys.length === 0 && labelKeys.length === 0) return;
-  const editableMeta = ed.editMap(owner, 'metadata')!;
+  const editableMeta = ed.editMap(owner, 'metadata');
+  if (!editableMeta) return;
   const remove = (key: string, keys: string[]): number => {
-    if (keys.length === 0) return 0;
-    const m = ed.editMap(editableMeta, key)!;
+    const m = keys.length === 0 ? undefined : ed.editMap(editableMeta, key);
+    if (!m) return 0;
     const n = keys.filter((k) => ed.deleteKey(m, k)).length;
     if (n > 0) out.emptied.push({ coll: m, stop });
     return n;

@@ -76,6 +76,7 @@ export class InstallCluster {
   /** proxy-init cannot run unprivileged on Docker-runtime nodes. */
   async assertNoDockerNodes(): Promise<void> {
     const nodes = await this.client.list('nodes', { limit: 500 });
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- objects from the API server are not validated against their types
     if (nodes.some((n) => n.status?.nodeInfo?.containerRuntimeVersion?.startsWith('docker:'))) throw UserError.verbatim(DOCKER_NODES);
   }
 

@@ -59,8 +59,9 @@ function blame(crtPem: string, keyPem: string, anchorsPem: string): Part[] {
   const key = decodePrivateKey(keyPem);
   if (!key.ok) return ['issuerKey'];
   const crt = decodeCertificates(crtPem);
-  if (!crt.ok || crt.certificates.length === 0) return ['issuerCertificate'];
-  if (!keyMatchesCertificate(key.key.keyObject, crt.certificates[0])) return ['issuerKey', 'issuerCertificate'];
+  const leaf = crt.ok ? crt.certificates[0] : undefined;
+  if (leaf === undefined) return ['issuerCertificate'];
+  if (!keyMatchesCertificate(key.key.keyObject, leaf)) return ['issuerKey', 'issuerCertificate'];
   const anchors = decodeCertificates(anchorsPem);
   if (!anchors.ok || anchors.certificates.length === 0) return ['trustAnchors'];
   return ['issuerCertificate'];

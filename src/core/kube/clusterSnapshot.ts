@@ -78,7 +78,7 @@ export class ClusterSnapshot {
     const key = `${tk}|${namespace ?? ALL}`;
     let p = this.lists.get(key);
     if (!p) {
-      p = this.client.list(t, { namespace }) as Promise<KubeObject[]>;
+      p = this.client.list(t, { namespace });
       this.lists.set(key, p);
       p.catch(() => {
         if (this.lists.get(key) === p) this.lists.delete(key);

@@ -66,7 +66,7 @@ export async function resolveCredentials(resolved: ResolvedKubeConfig): Promise<
       cert: first.cert as string | Buffer | undefined,
       key: first.key as string | Buffer | undefined,
       proxyAgent: cluster.proxyUrl ? (first.agent as http.Agent) : undefined,
-      headers: user.exec || user.authProvider ? async () => toHeaders(await apply()) : async () => toHeaders(first),
+      headers: user.exec || user.authProvider ? async () => toHeaders(await apply()) : () => Promise.resolve(toHeaders(first)),
     };
   }
   const headers: Headers = {};
@@ -76,6 +76,6 @@ export async function resolveCredentials(resolved: ResolvedKubeConfig): Promise<
   return {
     cert: read(user.certFile, user.certData, 'client-cert', user.name),
     key: read(user.keyFile, user.keyData, 'client-key', user.name),
-    headers: async () => headers,
+    headers: () => Promise.resolve(headers),
   };
 }

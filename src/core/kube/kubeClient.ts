@@ -192,6 +192,7 @@ export class KubeClient {
               name: r.name,
               kind: r.kind,
               namespaced: r.namespaced,
+              // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- objects from the API server are not validated against their types
               verbs: r.verbs ?? [],
               shortNames: r.shortNames ?? [],
             })),

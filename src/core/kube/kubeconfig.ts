@@ -52,10 +52,10 @@ type ConfigTypes = typeof import('@kubernetes/client-node/dist/config_types.js')
 let configTypes: ConfigTypes | undefined;
 
 function absolute(dir: string, file: string | undefined): string | undefined {
-  return file === undefined || file === null || path.isAbsolute(file) ? file : path.join(dir, file);
+  return file === undefined || path.isAbsolute(file) ? file : path.join(dir, file);
 }
 
-function loadFile(file: string): KubeConfigData {
+function loadFile(types: ConfigTypes, file: string): KubeConfigData {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -70,9 +70,9 @@ function loadFile(file: string): KubeConfigData {
     const dir = path.dirname(file);
     // Relative certificate paths are relative to the kubeconfig file, as client-go resolves them.
     return {
-      clusters: configTypes!.newClusters(doc.clusters).map((c) => ({ ...c, caFile: absolute(dir, c.caFile) })),
-      users: configTypes!.newUsers(doc.users).map((u) => ({ ...u, certFile: absolute(dir, u.certFile), keyFile: absolute(dir, u.keyFile) })),
-      contexts: configTypes!.newContexts(doc.contexts),
+      clusters: types.newClusters(doc.clusters).map((c) => ({ ...c, caFile: absolute(dir, c.caFile) })),
+      users: types.newUsers(doc.users).map((u) => ({ ...u, certFile: absolute(dir, u.certFile), keyFile: absolute(dir, u.keyFile) })),
+      contexts: types.newContexts(doc.contexts),
       currentContext: typeof doc['current-context'] === 'string' ? doc['current-context'] : '',
     };
   } catch (e) {
@@ -124,16 +124,16 @@ function inCluster(env: NodeJS.ProcessEnv): KubeConfigData | undefined {
  * `KubeError` of kind `config`.
  */
 export async function loadKubeConfig(sel: KubeSelection, env: NodeJS.ProcessEnv = process.env): Promise<ResolvedKubeConfig> {
-  configTypes ??= await loadConfigTypes();
+  const types = (configTypes ??= await loadConfigTypes());
   let config: KubeConfigData;
   if (sel.kubeconfig) {
-    config = loadFile(sel.kubeconfig);
+    config = loadFile(types, sel.kubeconfig);
   } else if (env.KUBECONFIG) {
     const files = env.KUBECONFIG.split(path.delimiter).filter((f) => f !== '' && fs.existsSync(f));
-    config = mergeFirstWins(files.map(loadFile));
+    config = mergeFirstWins(files.map((f) => loadFile(types, f)));
   } else {
     const home = path.join(env.HOME || os.homedir(), '.kube', 'config');
-    if (fs.existsSync(home)) config = loadFile(home);
+    if (fs.existsSync(home)) config = loadFile(types, home);
     else config = inCluster(env) ?? mergeFirstWins([]);
   }
 
@@ -149,6 +149,7 @@ export async function loadKubeConfig(sel: KubeSelection, env: NodeJS.ProcessEnv 
   const cluster = config.clusters.find((c) => c.name === context.cluster);
   if (!cluster) throw configError(`invalid configuration: cluster "${context.cluster}" was not found for context "${contextName}"`);
   // client-go allows a context without a user: it then sends no credentials.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- client-node types user as required; a kubeconfig may omit it
   const user = config.users.find((u) => u.name === context.user) ?? { name: context.user ?? '' };
   return { config, contextName, context, cluster, user, namespace: context.namespace || 'default' };
 }

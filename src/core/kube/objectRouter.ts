@@ -34,7 +34,7 @@ export async function createObjectRouter(transport: KubeTransport, defaultNamesp
       const body = ctx.getBody();
       const p = transport
         .send({
-          method: String(ctx.getHttpMethod()) as HttpMethod,
+          method: ctx.getHttpMethod() as HttpMethod,
           path,
           body: typeof body === 'string' ? body : undefined,
           headers: { ...ctx.getHeaders() },
@@ -43,8 +43,8 @@ export async function createObjectRouter(transport: KubeTransport, defaultNamesp
           const headers: Record<string, string> = {};
           for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
           return new k8s.ResponseContext(res.status, headers, {
-            text: async () => res.body,
-            binary: async () => Buffer.from(res.body),
+            text: () => Promise.resolve(res.body),
+            binary: () => Promise.resolve(Buffer.from(res.body)),
           });
         })
         .catch((e: unknown) => {

@@ -11,7 +11,7 @@ export function proxyVersionOf(pod: Pod): string {
   const containers = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
   const proxy = containers.find((c) => c.name === PROXY_CONTAINER_NAME);
   if (!proxy?.image) return '';
-  const image = proxy.image.split('@')[0];
+  const image = proxy.image.split('@')[0] ?? '';
   const lastSlash = image.lastIndexOf('/');
   const colon = image.lastIndexOf(':');
   return colon > lastSlash ? image.slice(colon + 1) : '';

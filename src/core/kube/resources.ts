@@ -140,9 +140,7 @@ export const BUILTIN_RESOURCES: { readonly [R in BuiltinResource]: ResourceType 
 
 export function resourceType(ref: ResourceRef): ResourceType {
   if (typeof ref !== 'string') return ref;
-  const t = BUILTIN_RESOURCES[ref];
-  if (!t) throw new Error(`unknown built-in resource ${String(ref)}`);
-  return t;
+  return BUILTIN_RESOURCES[ref];
 }
 
 /** `apps/v1`, or `v1` for the core group. */

@@ -48,20 +48,31 @@ function checkValue(selector: string, value: string): string {
 }
 
 /** Parse `a=b,c!=d,e in (f,g),h notin (i),j,!k,l>3`. An empty string selects everything. */
+type Captures = [string, string, string];
+
+/** The first three capture groups of `re` in `s`, as Go's FindStringSubmatch gives them ('' when a group is absent). */
+function captures(re: RegExp, s: string): Captures | undefined {
+  const m = re.exec(s);
+  return m ? [m[1] ?? '', m[2] ?? '', m[3] ?? ''] : undefined;
+}
+
 export function parseLabelSelector(selector: string): LabelRequirement[] {
   const out: LabelRequirement[] = [];
   for (const part of splitTopLevel(selector)) {
-    let m: RegExpMatchArray | null;
-    if ((m = part.match(/^!\s*(\S+)$/))) {
-      out.push({ key: checkKey(selector, m[1]), op: 'notexists' });
-    } else if ((m = part.match(/^(\S+?)\s+(in|notin)\s*\((.*)\)$/))) {
-      const values = m[3].split(',').map((v) => checkValue(selector, v.trim()));
-      out.push({ key: checkKey(selector, m[1]), op: m[2] as 'in' | 'notin', values });
-    } else if ((m = part.match(/^([^=!<>\s]+)\s*(==|=|!=)\s*(\S*)$/))) {
-      const value = checkValue(selector, m[3]);
-      out.push({ key: checkKey(selector, m[1]), op: m[2] === '!=' ? 'notin' : 'in', values: [value] });
-    } else if ((m = part.match(/^([^=!<>\s]+)\s*(<|>)\s*(-?\d+)$/))) {
-      out.push({ key: checkKey(selector, m[1]), op: m[2] === '>' ? 'gt' : 'lt', value: Number(m[3]) });
+    let m: Captures | undefined;
+    if ((m = captures(/^!\s*(\S+)$/, part))) {
+      out.push({ key: checkKey(selector, m[0]), op: 'notexists' });
+    } else if ((m = captures(/^(\S+?)\s+(in|notin)\s*\((.*)\)$/, part))) {
+      const [key, op, list] = m;
+      const values = list.split(',').map((v) => checkValue(selector, v.trim()));
+      out.push({ key: checkKey(selector, key), op: op === 'notin' ? 'notin' : 'in', values });
+    } else if ((m = captures(/^([^=!<>\s]+)\s*(==|=|!=)\s*(\S*)$/, part))) {
+      const [key, op, text] = m;
+      const value = checkValue(selector, text);
+      out.push({ key: checkKey(selector, key), op: op === '!=' ? 'notin' : 'in', values: [value] });
+    } else if ((m = captures(/^([^=!<>\s]+)\s*(<|>)\s*(-?\d+)$/, part))) {
+      const [key, op, n] = m;
+      out.push({ key: checkKey(selector, key), op: op === '>' ? 'gt' : 'lt', value: Number(n) });
     } else if (/^[^=!<>\s()]+$/.test(part)) {
       out.push({ key: checkKey(selector, part), op: 'exists' });
     } else {
@@ -75,7 +86,7 @@ export function matchesLabelRequirements(reqs: readonly LabelRequirement[], labe
   const l = labels ?? {};
   for (const r of reqs) {
     const has = Object.prototype.hasOwnProperty.call(l, r.key);
-    const v = l[r.key];
+    const v = has ? l[r.key] : undefined;
     switch (r.op) {
       case 'exists':
         if (!has) return false;
@@ -84,14 +95,14 @@ export function matchesLabelRequirements(reqs: readonly LabelRequirement[], labe
         if (has) return false;
         break;
       case 'in':
-        if (!has || !r.values.includes(v)) return false;
+        if (v === undefined || !r.values.includes(v)) return false;
         break;
       case 'notin':
-        if (has && r.values.includes(v)) return false;
+        if (v !== undefined && r.values.includes(v)) return false;
         break;
       case 'gt':
       case 'lt': {
-        if (!has || !/^-?\d+$/.test(v)) return false;
+        if (v === undefined || !/^-?\d+$/.test(v)) return false;
         const n = Number(v);
         if (r.op === 'gt' ? !(n > r.value) : !(n < r.value)) return false;
         break;
@@ -105,9 +116,10 @@ export function matchesLabelRequirements(reqs: readonly LabelRequirement[], labe
 export function parseFieldSelector(selector: string): FieldRequirement[] {
   const out: FieldRequirement[] = [];
   for (const part of selector.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
-    const m = part.match(/^([^=!\s]+)\s*(==|=|!=)\s*(.*)$/);
+    const m = captures(/^([^=!\s]+)\s*(==|=|!=)\s*(.*)$/, part);
     if (!m) throw new UserError(`invalid field selector "${selector}": cannot parse "${part}"`);
-    out.push({ field: m[1], op: m[2] === '!=' ? 'neq' : 'eq', value: m[3] });
+    const [field, op, value] = m;
+    out.push({ field, op: op === '!=' ? 'neq' : 'eq', value });
   }
   return out;
 }
@@ -119,8 +131,9 @@ export function fieldValue(obj: unknown, path: string): string {
     if (cur === null || typeof cur !== 'object') return '';
     cur = (cur as Record<string, unknown>)[seg];
   }
-  if (cur === undefined || cur === null) return '';
-  return typeof cur === 'object' ? JSON.stringify(cur) : String(cur);
+  if (typeof cur === 'string') return cur;
+  if (typeof cur === 'number' || typeof cur === 'boolean') return String(cur);
+  return cur !== null && typeof cur === 'object' ? JSON.stringify(cur) : '';
 }
 
 export function matchesFieldRequirements(reqs: readonly FieldRequirement[], obj: unknown): boolean {

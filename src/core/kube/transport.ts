@@ -68,7 +68,7 @@ export class KubeTransport {
     // --as / --as-group override the kubeconfig's `as:`, as in client-go.
     const impersonation: Headers = {};
     if (sel.as) impersonation['Impersonate-User'] = sel.as;
-    if (sel.asGroup?.length) impersonation['Impersonate-Group'] = [...sel.asGroup];
+    if (sel.asGroup.length) impersonation['Impersonate-Group'] = [...sel.asGroup];
     const authHeaders = async () => ({ ...(await creds.headers()), ...impersonation });
     return new KubeTransport(server, agent, authHeaders, timeoutMs, proxy);
   }
@@ -93,26 +93,26 @@ export class KubeTransport {
       let settled = false;
       let timedOut = false;
       let headersIn = false;
-      const finish = (err: unknown, res?: TransportResponse) => {
+      const finish = (outcome: { err: unknown } | { res: TransportResponse }) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        if (err !== undefined) reject(networkError(err, req.method, url, timedOut ? (headersIn ? 'body' : 'headers') : undefined, this.proxy));
-        else resolve(res!);
+        if ('res' in outcome) resolve(outcome.res);
+        else reject(networkError(outcome.err, req.method, url, timedOut ? (headersIn ? 'body' : 'headers') : undefined, this.proxy));
       };
       const request = lib.request(url, { method: req.method, agent: this.agent, headers }, (res) => {
         headersIn = true;
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => finish(undefined, { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', (e) => finish(e));
-        res.on('aborted', () => finish(new Error('unexpected EOF')));
+        res.on('end', () => finish({ res: { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') } }));
+        res.on('error', (err) => finish({ err }));
+        res.on('aborted', () => finish({ err: new Error('unexpected EOF') }));
       });
       const timer = setTimeout(() => {
         timedOut = true;
         request.destroy(new Error('timeout'));
       }, this.timeoutMs);
-      request.on('error', (e) => finish(e));
+      request.on('error', (err) => finish({ err }));
       request.end(req.body);
     });
   }
@@ -196,8 +196,8 @@ export function statusError(method: string, url: string, status: number, body: s
   let message: string | undefined;
   let reason: string | undefined;
   try {
-    const s = JSON.parse(body) as { kind?: string; message?: string; reason?: string };
-    if (s && s.kind === 'Status') {
+    const s = JSON.parse(body) as { kind?: string; message?: string; reason?: string } | null;
+    if (s?.kind === 'Status') {
       message = s.message || undefined;
       reason = s.reason || undefined;
     }

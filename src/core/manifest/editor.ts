@@ -211,7 +211,7 @@ export class DocEditor {
     const found = this.value(map, key);
     const v = found?.value;
     if (!isScalar(v) || v.value === null || v.value === undefined) return undefined;
-    return typeof v.value === 'object' ? undefined : String(v.value);
+    return typeof v.value === 'string' || typeof v.value === 'number' || typeof v.value === 'boolean' || typeof v.value === 'bigint' ? String(v.value) : undefined;
   }
 
   /** A node (or value we added) as plain data, aliases resolved with a bound on their expansion. */
@@ -227,7 +227,7 @@ export class DocEditor {
     if (!m) return out;
     for (const p of m.items) {
       const v = this.plain(p.value);
-      out[keyOf(p)] = v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+      out[keyOf(p)] = typeof v === 'string' ? v : v === null || v === undefined ? '' : JSON.stringify(v);
     }
     return out;
   }
@@ -357,7 +357,7 @@ export class DocEditor {
       this.snapshot();
       this.touch(map);
       map.items.splice(Math.min(tomb.index, map.items.length), 0, tomb.pair);
-      this.tombstones.get(map)!.delete(key);
+      this.tombstones.get(map)?.delete(key);
       pair = tomb.pair;
       this.changed = true;
     }
@@ -384,10 +384,11 @@ export class DocEditor {
   /** Removes `key`; true if it was there. */
   deleteKey(map: YAMLMap, key: string): boolean {
     const index = map.items.findIndex((p) => keyOf(p) === key);
-    if (index < 0) return false;
+    const pair = map.items[index];
+    if (pair === undefined) return false;
     this.snapshot();
     this.touch(map);
-    const [pair] = map.items.splice(index, 1);
+    map.items.splice(index, 1);
     this.changed = true;
     if (this.original(pair.key)) {
       const tombs = this.tombstones.get(map) ?? new Map<string, Tombstone>();
@@ -441,14 +442,15 @@ export class DocEditor {
    * including) `stop` — so removing what injection added also removes the keys it created.
    */
   pruneEmpty(coll: Collection, stop: YAMLMap): void {
-    let c: Collection | undefined = coll;
-    while (c && c !== stop && c.items.length === 0 && this.origItems.has(c)) {
-      const before = this.origItems.get(c)!;
+    let c: Collection = coll;
+    let before = this.origItems.get(c);
+    while (c !== stop && c.items.length === 0 && before) {
       const emptiedByUs = before.length > 0 || !this.original(c);
       const parent = this.parents.get(c);
       if (!emptiedByUs || !parent) return;
       if (!this.deleteKey(parent.map, keyOf(parent.pair))) return;
       c = parent.map;
+      before = this.origItems.get(c);
     }
   }
 
@@ -550,7 +552,7 @@ export class DocEditor {
   }
 
   private valueEnd(pair: Pair): number {
-    return rangeOf(pair.value)?.[1] ?? rangeOf(pair.key)![1];
+    return rangeOf(pair.value)?.[1] ?? rangeOf(pair.key)?.[1] ?? this.region.start;
   }
 
   /** The column the keys of a flow collection's parent key sit at, for turning `{}` into a block. */
@@ -574,7 +576,8 @@ export class DocEditor {
   private patches(): Patch[] | undefined {
     const out: Patch[] = [];
     let order = 0;
-    const fail = (why: string): undefined => {
+    // What patches() yields for an edit it cannot make in place (the caller then re-renders).
+    const fail = (why: string): Patch[] | undefined => {
       this.fail(why);
       return undefined;
     };
@@ -582,24 +585,24 @@ export class DocEditor {
     for (const [map, tombs] of this.tombstones) {
       if (map.flow) return fail('removed from a flow mapping');
       for (const { pair } of tombs.values()) {
-        const k = rangeOf(pair.key)![0];
-        if (!this.firstOnLine(k)) return fail('a removed key shares its line');
+        const k = rangeOf(pair.key)?.[0];
+        if (k === undefined || !this.firstOnLine(k)) return fail('a removed key shares its line');
         out.push({ start: this.lineStart(k), end: this.endOfLine(this.valueEnd(pair)), text: '', order: order++ });
       }
     }
 
     for (const item of this.deletedItems) {
-      const r = rangeOf(item)!;
-      const dash = dashOffset(this.text, r[0]);
-      if (dash < 0 || !this.firstOnLine(dash)) return fail('a removed item shares its line');
+      const r = rangeOf(item);
+      const dash = r ? dashOffset(this.text, r[0]) : -1;
+      if (!r || dash < 0 || !this.firstOnLine(dash)) return fail('a removed item shares its line');
       out.push({ start: this.lineStart(dash), end: this.endOfLine(r[1]), text: '', order: order++ });
     }
 
     for (const pair of this.replaced) {
       const v = pair.value as Scalar;
-      const r = rangeOf(v)!;
+      const r = rangeOf(v);
       const inline = scalarStyle(String(v.value)) === 'BLOCK_LITERAL' ? undefined : renderInline(String(v.value));
-      if (inline === undefined || this.text.slice(r[0], r[1]).includes('\n')) return fail('a replaced value spans lines');
+      if (!r || inline === undefined || this.text.slice(r[0], r[1]).includes('\n')) return fail('a replaced value spans lines');
       out.push({ start: r[0], end: r[1], text: inline, order: order++ });
     }
 
@@ -610,8 +613,8 @@ export class DocEditor {
       const before = (this.origItems.get(map) ?? []) as Pair[];
       const placed = map.flow ? [] : live.filter((p) => this.placedBefore.has(p));
       for (const p of placed) {
-        const k = rangeOf(this.placedBefore.get(p)!.key)![0];
-        if (!this.firstOnLine(k)) return fail('added before a key that shares its line');
+        const k = rangeOf(this.placedBefore.get(p)?.key)?.[0];
+        if (k === undefined || !this.firstOnLine(k)) return fail('added before a key that shares its line');
         const col = columnOf(this.text, k);
         const at = this.prependPoint(k, col);
         out.push({ start: at, end: at, text: this.insertion(at, lines([p], col)), order: order++, col });
@@ -627,9 +630,9 @@ export class DocEditor {
         continue;
       }
       const first = before[0];
-      const last = before[before.length - 1];
+      const last = before.at(-1);
       const k = first && rangeOf(first.key);
-      if (!k || (!this.firstOnLine(k[0]) && !this.isItemStart(k[0]))) return fail('added to a mapping without a block layout');
+      if (!k || !last || (!this.firstOnLine(k[0]) && !this.isItemStart(k[0]))) return fail('added to a mapping without a block layout');
       const at = this.endOfLine(this.valueEnd(last));
       const col = columnOf(this.text, k[0]);
       out.push({ start: at, end: at, text: this.insertion(at, render(col)), order: order++, col });
@@ -685,9 +688,7 @@ export class DocEditor {
     kept.sort(
       (a, b) => a.start - b.start || Number(a.end > a.start) - Number(b.end > b.start) || (b.col ?? 0) - (a.col ?? 0) || a.order - b.order,
     );
-    for (let i = 1; i < kept.length; i++) {
-      if (kept[i].start < kept[i - 1].end) return fail('edits overlap');
-    }
+    if (kept.some((p, i) => i > 0 && p.start < (kept[i - 1]?.end ?? 0))) return fail('edits overlap');
     return kept;
   }
 

@@ -56,7 +56,8 @@ function itemLines(item: Plain, col: number, style: BlockStyle, out: string[]): 
     const start = out.length;
     mapLines(item, contentCol, style, out);
     // The first entry shares the dash's line.
-    out[start] = dash + pad(style.itemPad - 1) + out[start].slice(contentCol);
+    const first = out[start];
+    if (first !== undefined) out[start] = dash + pad(style.itemPad - 1) + first.slice(contentCol);
     return;
   }
   if (Array.isArray(item) && item.length > 0) {
@@ -123,21 +124,23 @@ const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  */
 export function sortKeysDeep<T>(v: T): T {
   if (Array.isArray(v)) {
+    const items: readonly unknown[] = v;
     let copy: unknown[] | undefined;
-    for (let i = 0; i < v.length; i++) {
-      const x = sortKeysDeep(v[i]);
-      if (x !== v[i]) (copy ??= [...v])[i] = x;
+    for (const [i, item] of items.entries()) {
+      const x = sortKeysDeep(item);
+      if (x !== item) (copy ??= [...items])[i] = x;
     }
     return (copy ?? v) as T;
   }
   if (!isPlainMap(v)) return v;
   const keys = Object.keys(v);
   let same = true;
-  for (let i = 0; i < keys.length; i++) {
-    if ((i > 0 && keys[i - 1] > keys[i]) || v[keys[i]] === undefined) same = false;
+  for (const [i, k] of keys.entries()) {
+    const previous = keys[i - 1];
+    if ((previous !== undefined && previous > k) || v[k] === undefined) same = false;
   }
   const children = keys.map((k) => sortKeysDeep(v[k]));
-  if (same && children.every((c, i) => c === v[keys[i]])) return v;
+  if (same && keys.every((k, i) => children[i] === v[k])) return v;
   const order = keys.map((k, i) => [k, children[i]] as const).sort((a, b) => byteOrder(a[0], b[0]));
   const out: PlainMap = {};
   for (const [k, c] of order) if (c !== undefined) out[k] = c;

@@ -78,7 +78,7 @@ export function renderKey(key: string): string {
  * one level deeper than the key or dash that owns it.
  */
 export function literalBlock(s: string): { header: string; lines: string[] } {
-  const trailing = /\n*$/.exec(s)![0].length;
+  const trailing = s.length - s.replace(/\n+$/, '').length;
   const header = trailing === 0 ? '|-' : trailing === 1 ? '|' : '|+';
   const body = trailing === 0 ? s : s.slice(0, s.length - trailing);
   const lines = body.split('\n');

@@ -27,7 +27,7 @@ export const STDIN_NAME = '<stdin>';
 /** All of standard input, as bytes (read once: a second read finds it at its end). */
 export async function readAllStdin(): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  for await (const chunk of process.stdin as AsyncIterable<Buffer | string>) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks);
 }
 

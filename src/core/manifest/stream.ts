@@ -1,6 +1,6 @@
 import { Document, LineCounter, isAlias, isNode, parseAllDocuments, visit, type DocumentOptions, type ParseOptions, type SchemaOptions } from 'yaml';
 import { firstLine } from '../errors.js';
-import { linePosition, positionError } from './positions.js';
+import { positionError } from './positions.js';
 import { DocEditor, type DocRegion } from './editor.js';
 import { DEFAULT_STYLE } from './emit.js';
 import type { ManifestSource } from './sources.js';
@@ -76,7 +76,7 @@ function parseYamlStream(source: ManifestSource): ManifestStream {
   }
   const docs = list.map((doc, i): ManifestDoc => {
     const start = i === 0 ? 0 : doc.range[0];
-    const end = i + 1 < list.length ? list[i + 1].range[0] : text.length;
+    const end = list[i + 1]?.range[0] ?? text.length;
     const region = { start, end };
     const present = hasContent(text.slice(doc.range[0], end)) && (i > 0 || hasContent(text.slice(0, end)));
     return {
@@ -124,7 +124,7 @@ function splitJsonValues(text: string): Array<[number, number]> | undefined {
   let i = 0;
   const n = text.length;
   while (i < n) {
-    while (i < n && /\s|\ufeff/.test(text[i])) i++;
+    while (i < n && /\s|\ufeff/.test(text.charAt(i))) i++;
     if (i >= n) break;
     if (text[i] !== '{' && text[i] !== '[') return undefined;
     const start = i;
@@ -152,9 +152,9 @@ function splitJsonValues(text: string): Array<[number, number]> | undefined {
 }
 
 function jsonIndentOf(chunk: string): string | number {
-  const m = /\n([ \t]+)\S/.exec(chunk);
-  if (!m) return 0;
-  return m[1].startsWith('\t') ? '\t' : m[1].length;
+  const indent = /\n([ \t]+)\S/.exec(chunk)?.[1];
+  if (indent === undefined) return 0;
+  return indent.startsWith('\t') ? '\t' : indent.length;
 }
 
 function parseJsonStream(source: ManifestSource): ManifestStream | undefined {

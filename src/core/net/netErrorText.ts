@@ -60,9 +60,9 @@ function firstLine(e: unknown): string {
 function innermost(err: unknown): NodeNetError {
   let e: unknown = err;
   for (let depth = 0; depth < 5 && e instanceof Error && e.message === 'fetch failed' && typeof e.cause === 'object' && e.cause !== null; depth++) e = e.cause;
-  if (e instanceof Error) return e as NodeNetError;
-  if (typeof e === 'object' && e !== null) return Object.assign(new Error(String((e as { message?: unknown }).message ?? '')), e) as NodeNetError;
-  return new Error(String(e));
+  if (e instanceof Error) return e;
+  if (typeof e === 'object' && e !== null) return Object.assign(new Error('message' in e && typeof e.message === 'string' ? e.message : ''), e);
+  return new Error(typeof e === 'string' ? e : 'unknown error');
 }
 
 function defaultPort(url: URL): string {

@@ -15,7 +15,7 @@ function proxyAuthorization(proxy: URL): string | undefined {
   return `Basic ${Buffer.from(credentials).toString('base64')}`;
 }
 
-type Dispatcher = NonNullable<RequestInit['dispatcher']>;
+type Dispatcher = import('undici').Dispatcher;
 const dispatchers = new Map<string, Promise<Dispatcher>>();
 
 export interface OutboundFetch {
@@ -32,7 +32,7 @@ export async function outboundFetch(target: URL, proxy: URL | undefined = proxyF
   if (!dispatcher) {
     const token = proxyAuthorization(proxy);
     const uri = `${proxy.protocol}//${proxy.host}`;
-    dispatcher = loadUndici().then((u) => new u.ProxyAgent({ uri, proxyTunnel: false, ...(token ? { token } : {}) }) as Dispatcher);
+    dispatcher = loadUndici().then((u) => new u.ProxyAgent({ uri, proxyTunnel: false, ...(token ? { token } : {}) }));
     dispatchers.set(proxy.href, dispatcher);
   }
   return { init: { dispatcher: await dispatcher }, proxy };

@@ -58,7 +58,7 @@ const ECDSA_NAMES: Record<string, string> = {
 export function signatureAlgorithmName(cert: x509.X509Certificate): string {
   let algorithm: { name?: string; hash?: { name?: string } | string };
   try {
-    algorithm = cert.signatureAlgorithm as typeof algorithm;
+    algorithm = cert.signatureAlgorithm;
   } catch {
     return '0';
   }

@@ -22,7 +22,7 @@ export function nistCurveName(nodeCurve: string | undefined): EcdsaCurve | 'P-22
 }
 
 export async function generateEcdsaKey(curve: EcdsaCurve): Promise<KeyPair> {
-  return (await subtle.generateKey({ name: 'ECDSA', namedCurve: curve }, true, ['sign', 'verify'])) as KeyPair;
+  return (await subtle.generateKey({ name: 'ECDSA', namedCurve: curve }, true, ['sign', 'verify']));
 }
 
 /** A fresh ECDSA P-256 key pair: the only issuer key linkerd accepts. */
@@ -43,7 +43,7 @@ export async function generateRsaKey(bits: number): Promise<KeyPair> {
     { name: 'RSASSA-PKCS1-v1_5', modulusLength: bits, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
     true,
     ['sign', 'verify'],
-  )) as KeyPair;
+  ));
 }
 
 export function generateKeyPair(algorithm: KeyAlgorithm): Promise<KeyPair> {

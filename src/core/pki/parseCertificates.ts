@@ -16,7 +16,9 @@ function parseCertificateDer(der: Buffer): CertificateParse {
   try {
     certificate = new x509.X509Certificate(new Uint8Array(der));
     // Touch the lazily decoded parts so malformed input fails here, not later.
+    // eslint-disable-next-line @typescript-eslint/no-meaningless-void-operator -- reading the getter is the point
     void certificate.subject;
+    // eslint-disable-next-line @typescript-eslint/no-meaningless-void-operator -- reading the getter is the point
     void certificate.notAfter;
   } catch {
     return { ok: false, reason: 'x509: malformed certificate' };
@@ -58,11 +60,12 @@ export function decodeCertificates(pem: string): CertificatesDecoding {
  * Parses one or more PEM certificates, throwing a UserError that names `source`
  * (e.g. `trust anchors file`) when the text is not PEM or holds no certificate.
  */
-export function parseCertificates(pem: string, source: string): x509.X509Certificate[] {
+export function parseCertificates(pem: string, source: string): [x509.X509Certificate, ...x509.X509Certificate[]] {
   const decoded = decodeCertificates(pem);
   if (!decoded.ok) throw new UserError(`${source}: ${decoded.reason}`);
-  if (decoded.certificates.length === 0) throw new UserError(`${source}: no certificates found`);
-  return decoded.certificates;
+  const [first, ...rest] = decoded.certificates;
+  if (first === undefined) throw new UserError(`${source}: no certificates found`);
+  return [first, ...rest];
 }
 
 /** PEM text for certificates, one `CERTIFICATE` block each, newline-terminated. */

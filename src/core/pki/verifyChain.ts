@@ -152,7 +152,7 @@ async function checkSignatureFrom(child: Node, parent: Node): Promise<string | u
   if (expected !== p.publicKeyAlgorithm) {
     return `x509: signature algorithm specifies an ${expected} public key, but have public key of type ${GO_KEY_TYPES[p.publicKeyAlgorithm]}`;
   }
-  let verified = false;
+  let verified: boolean;
   try {
     verified = await child.cert.verify({ publicKey: parent.cert.publicKey, signatureOnly: true });
   } catch {
@@ -345,12 +345,12 @@ export async function verifyChain(
     candidates = built.chains;
   }
 
-  const chains = candidates.filter((c) => chainAllowsUsage(c, OID_SERVER_AUTH));
-  if (chains.length === 0) {
+  const certs = candidates.filter((c) => chainAllowsUsage(c, OID_SERVER_AUTH)).map((c) => c.map((n) => n.cert));
+  const [chain] = certs;
+  if (chain === undefined) {
     return { ok: false, kind: 'incompatible-usage', reason: 'x509: certificate specifies an incompatible key usage' };
   }
-  const certs = chains.map((c) => c.map((n) => n.cert));
-  return { ok: true, chain: certs[0], chains: certs };
+  return { ok: true, chain, chains: certs };
 }
 
 /**

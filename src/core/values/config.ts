@@ -25,7 +25,8 @@ function deletePath(root: Tree, path: readonly string[]): void {
   for (const seg of path.slice(0, -1)) {
     cur = isMap(cur) ? getKey(cur, seg) : undefined;
   }
-  if (isMap(cur)) delete cur[path[path.length - 1]];
+  const last = path.at(-1);
+  if (isMap(cur) && last !== undefined) delete cur[last];
 }
 
 /**
@@ -89,7 +90,7 @@ export function parseClusterValues(obj: unknown, source: string): ClusterValues 
   if (!isMap(obj)) throw new UserError(`${source}: expected a map of values`);
   const version = typeof obj.linkerdVersion === 'string' && obj.linkerdVersion !== '' ? obj.linkerdVersion : LINKERD_VERSION;
   const defaults = defaultValues(version) as unknown as Tree;
-  let candidate = mergeValues(defaults, obj);
+  const candidate = mergeValues(defaults, obj);
   const unknownKeys: string[] = [];
   const invalidKeys: string[] = [];
   // Each pass removes what zod reported; nested unknowns surface once their parent parses.

@@ -229,7 +229,7 @@ const CHART_DEFAULTS: Values = deepFreeze<Values>({
  * placeholders filled in. A fresh deep copy on every call, so callers may mutate it.
  */
 export function defaultValues(version: string = LINKERD_VERSION): Values {
-  const v = deepClone(CHART_DEFAULTS) as Values;
+  const v = deepClone(CHART_DEFAULTS);
   v.linkerdVersion = version;
   v.debugContainer.image.version = version;
   v.cliVersion = cliCreatedBy(version);
@@ -265,5 +265,5 @@ const HA_OVERLAY: DeepPartial<Values> = deepFreeze<DeepPartial<Values>>({
 
 /** The values-ha.yaml overlay merged by `--ha` (a fresh copy on every call). */
 export function haOverlay(): DeepPartial<Values> {
-  return deepClone(HA_OVERLAY) as DeepPartial<Values>;
+  return deepClone(HA_OVERLAY);
 }

@@ -39,7 +39,7 @@ export function parseGoDuration(s: string): bigint {
     const whole = m?.[1] ?? '';
     const frac = m?.[2] ?? '';
     if (whole === '' && frac === '') throw invalid(s);
-    rest = rest.slice(m![0].length);
+    rest = rest.slice(m?.[0].length ?? 0);
     const unitMatch = /^[^0-9.]+/.exec(rest);
     if (unitMatch === null) throw new UserError(`time: missing unit in duration ${JSON.stringify(s)}`);
     const unit = unitMatch[0];

@@ -26,7 +26,7 @@ export { validateValues, formatIssues } from './validateValues.js';
 
 /** A copy of `v` with every null map entry removed (deleting a key that was never there). */
 function withoutNulls(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map((x) => deepClone(x));
+  if (Array.isArray(v)) return (v as unknown[]).map((x) => deepClone(x));
   if (!isMap(v)) return v;
   const out: Tree = {};
   for (const k of Object.keys(v)) {

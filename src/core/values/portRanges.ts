@@ -17,17 +17,17 @@ function parseBound(s: string): number | undefined {
 
 /** One port or `lo-hi` range; throws UserError with linkerd's message when invalid. */
 export function parsePortRange(portOrRange: string): PortRange {
-  const bounds = portOrRange.split('-');
-  if (bounds.length > 2) throw new UserError('ranges expected as <lower>-<upper>');
-  if (bounds.length === 1) {
+  const [lowerText = '', upperText, ...extra] = portOrRange.split('-');
+  if (extra.length > 0) throw new UserError('ranges expected as <lower>-<upper>');
+  if (upperText === undefined) {
     const port = parseBound(portOrRange);
     if (port === undefined) throw new UserError(`${JSON.stringify(portOrRange)} is not a valid port nor port-range`);
     return [port, port];
   }
-  const lower = parseBound(bounds[0]);
-  if (lower === undefined) throw new UserError(`${JSON.stringify(bounds[0])} is not a valid lower-bound`);
-  const upper = parseBound(bounds[1]);
-  if (upper === undefined) throw new UserError(`${JSON.stringify(bounds[1])} is not a valid upper-bound`);
+  const lower = parseBound(lowerText);
+  if (lower === undefined) throw new UserError(`${JSON.stringify(lowerText)} is not a valid lower-bound`);
+  const upper = parseBound(upperText);
+  if (upper === undefined) throw new UserError(`${JSON.stringify(upperText)} is not a valid upper-bound`);
   if (upper < lower) {
     throw new UserError(`${JSON.stringify(portOrRange)}: upper-bound must be greater than or equal to lower-bound`);
   }

@@ -31,10 +31,9 @@ function scaleByPowerOfTen(n: number, exp: number): number {
  * apimachinery's message when `q` is not a quantity.
  */
 export function parseQuantity(q: string): number {
-  const shape = SHAPE.exec(q);
-  if (shape === null || !NUMBER.test(shape[1])) throw new UserError(QUANTITY_FORMAT_ERROR);
-  const num = Number(shape[1]);
-  const suffix = shape[2];
+  const [, number, suffix] = SHAPE.exec(q) ?? [];
+  if (number === undefined || suffix === undefined || !NUMBER.test(number)) throw new UserError(QUANTITY_FORMAT_ERROR);
+  const num = Number(number);
   const binary = BINARY_MULTIPLIER[suffix];
   if (binary !== undefined) return num * binary;
   const exp = DECIMAL_EXPONENT[suffix];

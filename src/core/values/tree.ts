@@ -27,7 +27,7 @@ export function getKey(obj: Tree, key: string): unknown {
 }
 
 export function deepClone<T>(v: T): T {
-  if (Array.isArray(v)) return v.map((x) => deepClone(x)) as T;
+  if (Array.isArray(v)) return (v as unknown[]).map((x) => deepClone(x)) as T;
   if (isMap(v)) {
     const out: Tree = {};
     for (const k of Object.keys(v)) setKey(out, k, deepClone(v[k]));

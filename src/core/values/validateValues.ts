@@ -25,7 +25,7 @@ function describe(issue: Issue, input: unknown): { path: PropertyKey[]; reason: 
   const got = getPath(input, path);
   switch (issue.code) {
     case 'unrecognized_keys':
-      return { path: [...path, issue.keys[0]], reason: issue.keys.length > 1 ? `unknown key (also: ${issue.keys.slice(1).join(', ')})` : 'unknown key' };
+      return { path: [...path, ...issue.keys.slice(0, 1)], reason: issue.keys.length > 1 ? `unknown key (also: ${issue.keys.slice(1).join(', ')})` : 'unknown key' };
     case 'invalid_type':
       if (issue.expected === 'int' && typeof got === 'number') return { path, reason: `expected integer, got ${got}` };
       return { path, reason: `expected ${expectedName(issue.expected)}, got ${typeName(got)}` };
@@ -55,6 +55,7 @@ function describe(issue: Issue, input: unknown): { path: PropertyKey[]; reason: 
  */
 export function formatIssues(issues: readonly Issue[], input: unknown, source: string): string {
   const first = issues.find((i) => i.code === 'unrecognized_keys') ?? issues[0];
+  if (first === undefined) return `${source}: invalid`;
   const { path, reason } = describe(first, input);
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
   return `${source}: ${formatPath(path)}: ${reason}${more}`;

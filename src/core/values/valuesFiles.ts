@@ -65,7 +65,10 @@ export function parseValuesYaml(text: string, source: string): Tree {
     doc = yaml.load(text, { filename: source });
   } catch (e) {
     if (e instanceof yaml.YAMLException) {
+      // @types/js-yaml declares `mark` always present; js-yaml leaves it out for errors without a position.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       const line = e.mark ? e.mark.line + 1 : 0;
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       const col = e.mark ? e.mark.column + 1 : 0;
       throw new UserError(`${source}:${line}:${col}: ${e.reason}`);
     }

@@ -128,7 +128,7 @@ describe('the latest-version check', () => {
 
   it('gives up on a silent versioncheck after its short timeout', async () => {
     const srv = await versionServer('hang');
-    stops.push(srv.stop);
+    stops.push(() => srv.stop());
     const cluster = await healthyCluster();
     const began = Date.now();
     const { report } = await checkAgainst(cluster.objects, { expectedVersion: undefined, versionCheck: { url: srv.url, timeoutMs: 300 } });
@@ -138,7 +138,7 @@ describe('the latest-version check', () => {
 
   it('compares with what versioncheck answers, sending the install id', async () => {
     const srv = await versionServer({ edge: 'edge-26.10.2', stable: 'stable-2.14.10' });
-    stops.push(srv.stop);
+    stops.push(() => srv.stop());
     const cluster = await healthyCluster();
     const { report } = await checkAgainst(cluster.objects, { expectedVersion: undefined, versionCheck: { url: srv.url, timeoutMs: 2_000 } });
     expect(result(report, 'L5D2102')).toMatchObject({ status: 'warning', error: 'is running version 26.9.1 but the latest edge version is 26.10.2' });

@@ -460,7 +460,7 @@ describe('each failure scenario, in every output format', () => {
     const checks = doc.categories.flatMap((c) => c.checks);
     expect(checks.length).toBe(report.results.length);
     for (const c of checks) expect(c.durationMs).toEqual(expect.any(Number));
-    expect(checks.filter((c) => c.result !== 'success').map((c) => `${c.id} ${c.result}`)).toEqual(failures.map((f) => `${f.id} ${f.status}`));
+    expect(checks.filter((c) => c.result !== 'success').map((c) => `${String(c.id)} ${String(c.result)}`)).toEqual(failures.map((f) => `${f.id} ${f.status}`));
     for (const f of failures) {
       const r = report.results.find((x) => x.id === f.id)!;
       expect(jsonCheck(out.json, f.description)).toEqual({

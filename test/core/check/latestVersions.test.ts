@@ -28,7 +28,7 @@ describe('asking versioncheck for the latest versions', () => {
 
   it('sends the version, install id and source, and reads the channels', async () => {
     const srv = await versionServer({ edge: 'edge-26.9.2', stable: 'stable-2.14.10' });
-    stops.push(srv.stop);
+    stops.push(() => srv.stop());
     const latest = await fetchLatestVersions({ url: srv.url, timeoutMs: 2_000, cliVersion: 'edge-26.9.1', uuid: 'abc' });
     expect(latest.mismatch('edge-26.9.1')).toBe('is running version 26.9.1 but the latest edge version is 26.9.2');
     expect(srv.requests[0]).toBe('/version.json?version=edge-26.9.1&uuid=abc&source=cli');
@@ -43,7 +43,7 @@ describe('asking versioncheck for the latest versions', () => {
 
   it('gives up after its timeout when the server hangs', async () => {
     const srv = await versionServer('hang');
-    stops.push(srv.stop);
+    stops.push(() => srv.stop());
     const began = Date.now();
     await expect(fetchLatestVersions({ url: srv.url, timeoutMs: 200, cliVersion: 'edge-26.9.1', uuid: 'x' })).rejects.toThrow(
       /^Get "http:\/\/127\.0\.0\.1:\d+\/version\.json\?version=edge-26\.9\.1&uuid=x&source=cli": context deadline exceeded \(Client\.Timeout exceeded while awaiting headers\)$/,
@@ -53,7 +53,7 @@ describe('asking versioncheck for the latest versions', () => {
 
   it('refuses answers whose channels do not match', async () => {
     const srv = await versionServer({ edge: 'stable-2.14.10' });
-    stops.push(srv.stop);
+    stops.push(() => srv.stop());
     await expect(fetchLatestVersions({ url: srv.url, timeoutMs: 2_000, cliVersion: 'edge-26.9.1', uuid: 'x' })).rejects.toThrow(
       'unexpected versioncheck response: channel in stable-2.14.10 does not match edge',
     );

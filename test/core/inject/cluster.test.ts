@@ -82,7 +82,8 @@ describe('inject against a cluster', () => {
     server.remove('v1', 'ConfigMap', 'linkerd-config', 'linkerd');
     try {
       await expect(runInject(request(server))).rejects.toThrow(UserError);
-      await runInject(request(server)).catch((e: UserError) => {
+      await runInject(request(server)).catch((e: unknown) => {
+        if (!(e instanceof UserError)) throw e;
         expect(e.verbatim).toBe(true);
         expect(e.message).toBe('Cannot find Linkerd: configmaps "linkerd-config" not found\nValidate the install with: \'linkerd check\'\n');
       });
@@ -112,8 +113,8 @@ describe('resolveBaseValues without a cluster', () => {
     const unreachable = async () => {
       throw new KubeError('unreachable', 'Get "https://127.0.0.1:1/version": dial tcp 127.0.0.1:1: connect: connection refused');
     };
-    const err = await resolveBaseValues({ ignoreCluster: false, controlPlaneNamespace: 'linkerd', kube: { asGroup: [], kubeconfig: 'x' }, connect: unreachable }).catch((e) => e);
-    expect(err).toBeInstanceOf(UserError);
+    const err = await resolveBaseValues({ ignoreCluster: false, controlPlaneNamespace: 'linkerd', kube: { asGroup: [], kubeconfig: 'x' }, connect: unreachable }).catch((e: unknown) => e);
+    if (!(err instanceof UserError)) throw err;
     expect(err.verbatim).toBe(true);
     expect(err.message).toBe(
       'Cannot connect to Kubernetes: Get "https://127.0.0.1:1/version": dial tcp 127.0.0.1:1: connect: connection refused\nValidate the install with: \'linkerd check\'\n',

@@ -73,6 +73,7 @@ export async function render(values: Values = validIdentityValues(), ctx: Partia
   return renderControlPlane(values, await pinnedContext(ctx));
 }
 
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- callers name the kind they expect; the assertions check it
 export function find<T = RenderedObject>(objects: readonly RenderedObject[], kind: string, name: string): T {
   const o = objects.find((x) => x.kind === kind && x.metadata.name === name);
   if (!o) throw new Error(`no ${kind}/${name} in the render`);

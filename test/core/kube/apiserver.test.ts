@@ -34,7 +34,7 @@ function request(server: ApiServer, path: string, opts: { token?: string | null;
     if (opts.body) headers['Content-Type'] = 'application/json';
     const req = https.request(`${server.url}${path}`, { method: opts.method ?? 'GET', ca: server.caPem, headers }, (res) => {
       let text = '';
-      res.on('data', (c) => (text += c));
+      res.setEncoding('utf8').on('data', (c: string) => (text += c));
       res.on('end', () => {
         let body: unknown = text;
         try {

@@ -5,8 +5,9 @@ import { fetchUrl, isFetchableUrl } from '../../../src/core/manifest/fetchUrl.js
 function fakeFetch(answer: (url: string) => Response | Promise<Response>) {
   const asked: string[] = [];
   const f = (async (input: string | URL | Request) => {
-    asked.push(String(input));
-    return answer(String(input));
+    const url = input instanceof Request ? input.url : input.toString();
+    asked.push(url);
+    return answer(url);
   }) as typeof fetch;
   return { f, asked };
 }

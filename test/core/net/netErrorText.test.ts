@@ -23,12 +23,12 @@ afterEach(async () => {
   for (const s of stops.splice(0)) await s();
 });
 
-async function listen(server: net.Server): Promise<number> {
+async function listen(server: http.Server | https.Server): Promise<number> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   stops.push(
     () =>
       new Promise<void>((r) => {
-        (server as http.Server).closeAllConnections?.();
+        server.closeAllConnections();
         server.close(() => r());
       }),
   );

@@ -77,7 +77,7 @@ describe('outbound requests through HTTPS_PROXY / HTTP_PROXY', () => {
 
   it('lets the kubeconfig proxy-url win over HTTPS_PROXY', async () => {
     const other = await startConnectProxy({ routes: { [NAME]: server.port } });
-    stops.push(other.stop);
+    stops.push(() => other.stop());
     process.env.HTTPS_PROXY = other.url;
     const client = await connectKube({ kubeconfig: kubeconfig('proxy-url', { proxyUrl: proxy.url }), asGroup: [] });
     expect((await client.serverVersion()).gitVersion).toBe('v1.34.1');
@@ -98,7 +98,7 @@ describe('outbound requests through HTTPS_PROXY / HTTP_PROXY', () => {
 
   it('reports a proxy that refuses the tunnel, and a proxy that is down, as Go does', async () => {
     const refusing = await startConnectProxy({ routes: {}, refuseWith: 403 });
-    stops.push(refusing.stop);
+    stops.push(() => refusing.stop());
     process.env.HTTPS_PROXY = refusing.url;
     const client = await connectKube({ kubeconfig: kubeconfig('refused'), asGroup: [] });
     await expect(client.serverVersion()).rejects.toThrow(`Get "https://${NAME}/version": Forbidden`);
@@ -127,7 +127,7 @@ describe('outbound requests through HTTPS_PROXY / HTTP_PROXY', () => {
     await new Promise<void>((r) => versions.listen(0, '127.0.0.1', () => r()));
     stops.push(() => new Promise<void>((r) => versions.close(() => r())));
     const forward = await startConnectProxy({ routes: { 'versioncheck.proxied.test': (versions.address() as net.AddressInfo).port } });
-    stops.push(forward.stop);
+    stops.push(() => forward.stop());
     process.env.HTTP_PROXY = forward.url;
     const latest = await fetchLatestVersions({ url: 'http://versioncheck.proxied.test/version.json', timeoutMs: 5_000, cliVersion: 'edge-26.9.1', uuid: 'u' });
     expect(latest.mismatch('edge-26.9.1')).toBe('is running version 26.9.1 but the latest edge version is 26.9.2');

@@ -76,7 +76,7 @@ describe('overridesDiff (Secret linkerd-config-overrides)', () => {
   it('records keys the defaults lack, and keys removed from them as null', () => {
     const final = defaultValues();
     final.heartbeatSchedule = '1 2 3 4 5';
-    delete (final.nodeSelector as Record<string, string>)['kubernetes.io/os'];
+    delete (final.nodeSelector)['kubernetes.io/os'];
     expect(overridesDiff(d, final)).toEqual({ heartbeatSchedule: '1 2 3 4 5', nodeSelector: { 'kubernetes.io/os': null } });
   });
 

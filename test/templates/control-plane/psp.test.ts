@@ -114,7 +114,8 @@ describe('psp: PodSecurityPolicy for the control plane (chart psp.yaml, enablePS
   it('validates against the Kubernetes schemas of policy/v1beta1 and rbac/v1 (kubernetes-models), with and without CNI', async () => {
     for (const set of [ENABLED, [...ENABLED, 'cniEnabled=true', 'disableHeartBeat=true']]) {
       const objects = await render(valuesWith(set));
-      const json = <T>(o: unknown) => JSON.parse(JSON.stringify(o)) as T;
+      const json = (o: unknown) => JSON.parse(JSON.stringify(o));
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- the chart still renders policy/v1beta1 PSPs under enablePSP
       expect(() => new PodSecurityPolicyModel(json(pspOf(objects))).validate()).not.toThrow();
       expect(() => new RoleModel(json(find(objects, 'Role', 'linkerd-psp'))).validate()).not.toThrow();
       expect(() => new RoleBindingModel(json(find(objects, 'RoleBinding', 'linkerd-psp'))).validate()).not.toThrow();
@@ -122,6 +123,7 @@ describe('psp: PodSecurityPolicy for the control plane (chart psp.yaml, enablePS
     // The validator is live: a PSP without its required user strategy is rejected.
     const broken = JSON.parse(JSON.stringify(pspOf(await render(valuesWith(ENABLED)))));
     delete broken.spec.runAsUser;
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- as above
     expect(() => new PodSecurityPolicyModel(broken).validate()).toThrow();
   });
 });

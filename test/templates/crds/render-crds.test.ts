@@ -93,7 +93,7 @@ describe('renderCrds (linkerd install --crds)', () => {
 
   it('returns fresh objects on every call, so callers can mutate their copy', () => {
     const first = renderCrds(CTX);
-    first[0]!.metadata!.labels!['extra'] = 'x';
+    first[0].metadata!.labels!['extra'] = 'x';
     expect(renderCrds(CTX)[0]?.metadata?.labels).not.toHaveProperty('extra');
   });
 });

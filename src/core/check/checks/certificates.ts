@@ -31,9 +31,12 @@ function expiry(ctx: CheckContext, c: Cert): { message: string; escalate: boolea
 const listed = (c: Cert, why: string) => `* ${c.info.serialDecimal} ${c.info.subjectCN} ${why}`;
 
 function anchorsExpiringSoon(ctx: CheckContext, anchors: Cert[]): CheckOutcome {
-  const soon = anchors.map((a) => ({ a, e: expiry(ctx, a) })).filter((x) => x.e !== undefined);
+  const soon = anchors.flatMap((a) => {
+    const e = expiry(ctx, a);
+    return e ? [{ a, e }] : [];
+  });
   if (soon.length === 0) return pass();
-  return fail(`Anchors expiring soon:\n\t${soon.map((x) => listed(x.a, x.e!.message)).join('\n\t')}`, { escalate: soon.some((x) => x.e!.escalate) });
+  return fail(`Anchors expiring soon:\n\t${soon.map((x) => listed(x.a, x.e.message)).join('\n\t')}`, { escalate: soon.some((x) => x.e.escalate) });
 }
 
 function certExpiringSoon(ctx: CheckContext, c: Cert, prefix: string): CheckOutcome {
@@ -159,7 +162,7 @@ interface Webhook {
   optional?: boolean;
 }
 
-const WEBHOOKS: Webhook[] = [
+const WEBHOOKS: [Webhook, Webhook, Webhook] = [
   {
     name: 'proxy-injector',
     config: { resource: 'mutatingwebhookconfigurations', name: 'linkerd-proxy-injector-webhook-config' },
@@ -194,8 +197,9 @@ async function caBundle(ctx: CheckContext, hook: Webhook): Promise<Cert[]> {
     throw notFound(QUALIFIED[hook.config.resource], hook.config.name);
   }
   const hooks = config.webhooks ?? [];
-  if (hooks.length !== 1) throw new Error(`expected 1 webhooks, found ${hooks.length}`);
-  return decodeBundle(Buffer.from(hooks[0].clientConfig.caBundle ?? '', 'base64').toString('utf8'));
+  const [hook0] = hooks;
+  if (hooks.length !== 1 || hook0 === undefined) throw new Error(`expected 1 webhooks, found ${hooks.length}`);
+  return decodeBundle(Buffer.from(hook0.clientConfig.caBundle ?? '', 'base64').toString('utf8'));
 }
 
 function secretText(secret: Secret, key: string): string | undefined {
@@ -216,9 +220,10 @@ async function servingCert(ctx: CheckContext, hook: Webhook): Promise<{ leaf: Ce
   const secret = await ctx.find('secrets', hook.secret, ns);
   if (secret) return credsFrom(secret, hook.secret, 'tls.crt', 'tls.key');
   if (hook.optional) throw new NotInstalled();
-  const legacy = hook.legacySecret ? await ctx.find('secrets', hook.legacySecret, ns) : undefined;
-  if (!legacy) throw notFound('secrets', hook.legacySecret ?? hook.secret);
-  return credsFrom(legacy, hook.legacySecret!, 'crt.pem', 'key.pem');
+  const legacyName = hook.legacySecret;
+  const legacy = legacyName ? await ctx.find('secrets', legacyName, ns) : undefined;
+  if (!legacyName || !legacy) throw notFound('secrets', legacyName ?? hook.secret);
+  return credsFrom(legacy, legacyName, 'crt.pem', 'key.pem');
 }
 
 function webhookChecks(hook: Webhook, validId: string, expiryId: string): CheckDefinition[] {

@@ -26,6 +26,7 @@ export async function crdsExist(ctx: CheckContext): Promise<CheckOutcome> {
   for (const want of LINKERD_CRD_EXPECTATIONS) {
     const crd = crds.find((c) => c.metadata?.name === want.name);
     if (!crd) problems.push(`missing ${want.name}`);
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- objects from the API server are not validated against their types
     else if (!(crd.spec?.versions ?? []).some((v) => v.name === want.lastVersion)) problems.push(`CRD ${want.name} is missing version ${want.lastVersion}`);
   }
   return problems.length > 0 ? fail(problems.join(', ')) : pass();
@@ -72,27 +73,28 @@ function validateControlPlanePods(pods: Pod[]): CheckOutcome {
   for (const component of ['destination', 'identity', 'proxy-injector']) {
     const mine = pods.filter((p) => p.metadata?.labels?.['linkerd.io/control-plane-component'] === component);
     const running = mine.filter((p) => p.status?.phase === 'Running');
-    let problem: string | undefined = running.length === 0 ? `No running pods for "linkerd-${component}"` : undefined;
-    if (!problem) {
-      let ready = false;
-      for (const pod of running) {
-        const notReady = (pod.status?.containerStatuses ?? []).filter((c) => !c.ready);
-        if (notReady.length === 0) {
-          ready = true;
-          break;
-        }
-        problem = `pod/${podName(pod)} container ${notReady[notReady.length - 1].name} is not ready`;
-      }
-      if (ready) continue;
-    }
+    const problem = readinessProblem(component, running);
+    if (problem === undefined) continue;
     const stuck = mine.map((p) => ({ pod: p, t: terminalProblem(p) }));
-    if (mine.length > 0 && stuck.every((s) => s.t !== undefined)) {
-      const first = stuck[0];
-      return fail(`${problem}: pod/${podName(first.pod)} ${first.t!.detail}`, { terminal: first.t!.state });
+    const first = stuck[0];
+    if (first?.t && stuck.every((s) => s.t !== undefined)) {
+      return fail(`${problem}: pod/${podName(first.pod)} ${first.t.detail}`, { terminal: first.t.state });
     }
-    return fail(problem!);
+    return fail(problem);
   }
   return pass();
+}
+
+/** Why none of a component's running pods is ready; undefined when one is. */
+function readinessProblem(component: string, running: Pod[]): string | undefined {
+  if (running.length === 0) return `No running pods for "linkerd-${component}"`;
+  let problem: string | undefined;
+  for (const pod of running) {
+    const lastNotReady = (pod.status?.containerStatuses ?? []).filter((c) => !c.ready).at(-1);
+    if (lastNotReady === undefined) return undefined;
+    problem = `pod/${podName(pod)} container ${lastNotReady.name} is not ready`;
+  }
+  return problem;
 }
 
 async function clusterNetworks(ctx: CheckContext) {

@@ -9,8 +9,8 @@ export function parseKubernetesVersion(gitVersion: string): [number, number, num
   return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
 }
 
-function atLeast(v: number[], min: number[]): boolean {
-  for (let i = 0; i < 3; i++) if (v[i] !== min[i]) return v[i] > min[i];
+function atLeast(v: readonly [number, number, number], min: readonly [number, number, number]): boolean {
+  for (const [i, part] of v.entries()) if (part !== min[i]) return part > (min[i] ?? 0);
   return true;
 }
 
@@ -54,8 +54,10 @@ export const KUBERNETES_CHECKS: CheckDefinition[] = [
     retryable: false,
     async run(ctx) {
       const info = await ctx.serverVersion();
-      const v = parseKubernetesVersion(info.gitVersion ?? '');
-      if (!v) return fail(`could not parse the Kubernetes version ${JSON.stringify(info.gitVersion ?? '')}`);
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- objects from the API server are not validated against their types
+      const gitVersion = info.gitVersion ?? '';
+      const v = parseKubernetesVersion(gitVersion);
+      if (!v) return fail(`could not parse the Kubernetes version ${JSON.stringify(gitVersion)}`);
       if (atLeast(v, MIN_KUBERNETES_VERSION)) return pass();
       return fail(`Kubernetes is on version [${v.join('.')}], but version [${MIN_KUBERNETES_VERSION.join('.')}] or more recent is required`);
     },
@@ -75,6 +77,7 @@ export const KUBERNETES_CHECKS: CheckDefinition[] = [
       }
       // Linkerd-managed CRDs carry linkerd.io/created-by; any other owner must serve v1.
       if (present.some((c) => c.metadata?.annotations?.['linkerd.io/created-by'])) return pass();
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- objects from the API server are not validated against their types
       const old = present.find((c) => !(c.spec?.versions ?? []).some((v) => v.name === 'v1'));
       if (old) return fail(`the ${old.metadata?.name} CRD is missing the v1 version, please upgrade to Gateway API v1.1.1 or later`);
       return pass();

@@ -40,7 +40,7 @@ export function planInstall(objects: KubeObject[]): InstallPlan {
   const clusterScoped: KubeObject[] = [];
   const namespaced = new Map<string, ManifestResource>();
   for (const o of objects) {
-    if (!o || typeof o !== 'object' || !o.kind) continue;
+    if (!o.kind) continue;
     if (!o.metadata?.namespace) {
       clusterScoped.push(o);
       continue;
@@ -60,7 +60,7 @@ function installPlan(ctx: CheckContext): Promise<InstallPlan> {
     try {
       return planInstall(await render());
     } catch (e) {
-      throw new Error(`error rendering install manifest: ${(e as Error).message}`);
+      throw new Error(`error rendering install manifest: ${(e as Error).message}`, { cause: e });
     }
   });
 }

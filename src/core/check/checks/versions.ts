@@ -14,7 +14,7 @@ async function controlPlaneVersion(ctx: CheckContext): Promise<string> {
   try {
     values = yaml.load(cm.data?.values ?? '');
   } catch (e) {
-    throw new Error(`failed to load values from linkerd-config: ${(e as Error).message.split('\n')[0]}`);
+    throw new Error(`failed to load values from linkerd-config: ${(e as Error).message.split('\n')[0] ?? ''}`, { cause: e });
   }
   const v = values && typeof values === 'object' ? (values as Record<string, unknown>).linkerdVersion : undefined;
   if (typeof v !== 'string' || v === '') throw new Error('linkerd-config does not record the control plane version (linkerdVersion)');
@@ -54,7 +54,7 @@ export const VERSION_CHECKS: CheckDefinition[] = [
     severity: 'warning',
     hintAnchor: 'l5d-version-cli',
     retryable: false,
-    run: (ctx) => upToDate(ctx, async () => ctx.options.cliVersion),
+    run: (ctx) => upToDate(ctx, () => Promise.resolve(ctx.options.cliVersion)),
   },
 ];
 
