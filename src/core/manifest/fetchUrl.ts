@@ -21,11 +21,18 @@ export const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
 /** Like Go's url.ParseRequestURI plus a host: what the real CLI treats as a URL. */
 export function isUrl(arg: string): boolean {
   if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/]/.test(arg)) return false;
+  if (outOfRangePort(arg) !== undefined) return true;
   try {
     return new URL(arg).host !== '';
   } catch {
     return false;
   }
+}
+
+/** A port past 65535, which Go's URL parser accepts and only its dialer refuses (WHATWG URLs refuse it at once). */
+function outOfRangePort(arg: string): string | undefined {
+  const port = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/(?:[^@/?#]*@)?(?:\[[^\]]*\]|[^:/?#]*):(\d+)(?:[/?#]|$)/.exec(arg)?.[1];
+  return port !== undefined && Number(port) > 65535 ? port : undefined;
 }
 
 function isLoopback(host: string): boolean {
@@ -48,6 +55,8 @@ function networkError(url: string, e: unknown, timedOut: 'headers' | 'body' | un
  * CLI's `only HTTPS URLs are allowed`; callers wanting a message of their own check first.
  */
 export async function fetchUrl(arg: string, opts: FetchOptions = {}): Promise<Uint8Array> {
+  const badPort = outOfRangePort(arg);
+  if (badPort !== undefined) throw new UserError(urlErrorMessage('GET', arg, `dial tcp: address ${badPort}: invalid port`));
   if (!isFetchableUrl(arg)) throw new UserError('only HTTPS URLs are allowed');
   const timeoutMs = opts.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
   const signal = AbortSignal.timeout(timeoutMs);

@@ -63,6 +63,10 @@ describe('network errors in Go words', () => {
     );
   });
 
+  it("a port past 65535 is still a URL, refused as Go's dialer refuses it", async () => {
+    expect(await rejection(fetchUrl('https://127.0.0.1:99999/x.yaml'))).toBe('Get "https://127.0.0.1:99999/x.yaml": dial tcp: address 99999: invalid port');
+  });
+
   it('an untrusted certificate: x509: certificate signed by unknown authority', async () => {
     const certs = await createServingCertificates();
     const port = await listen(https.createServer({ cert: certs.certPem, key: certs.keyPem }, (_q, r) => r.end('x')));
