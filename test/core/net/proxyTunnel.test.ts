@@ -128,11 +128,13 @@ describe('outbound requests through HTTPS_PROXY / HTTP_PROXY', () => {
     stops.push(() => new Promise<void>((r) => versions.close(() => r())));
     const forward = await startConnectProxy({ routes: { 'versioncheck.proxied.test': (versions.address() as net.AddressInfo).port } });
     stops.push(() => forward.stop());
-    process.env.HTTP_PROXY = forward.url;
+    process.env.HTTP_PROXY = `http://ops@127.0.0.1:${forward.port}`;
     const latest = await fetchLatestVersions({ url: 'http://versioncheck.proxied.test/version.json', timeoutMs: 5_000, cliVersion: 'edge-26.9.1', uuid: 'u' });
     expect(latest.mismatch('edge-26.9.1')).toBe('is running version 26.9.1 but the latest edge version is 26.9.2');
     expect(forward.forwarded).toEqual(['http://versioncheck.proxied.test/version.json?version=edge-26.9.1&uuid=u&source=cli']);
     expect(forward.tunnels).toEqual([]);
+    // A user without a password is still sent, as Go sends it.
+    expect(forward.authorizations).toEqual([`Basic ${Buffer.from('ops:').toString('base64')}`]);
   });
 
   it('sends the version check for an https URL through a CONNECT tunnel', async () => {
