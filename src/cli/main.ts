@@ -17,7 +17,10 @@ const COMMANDS: CommandEntry[] = [
   { name: 'completion', load: () => import('./commands/completion.js') },
   { name: 'inject', load: () => import('./commands/inject.js') },
   { name: 'install', load: () => import('./commands/install.js') },
+  { name: 'prune', load: () => import('./commands/prune.js') },
   { name: 'uninject', load: () => import('./commands/uninject.js') },
+  { name: 'uninstall', load: () => import('./commands/uninstall.js') },
+  { name: 'upgrade', load: () => import('./commands/upgrade.js') },
   { name: 'version', load: () => import('./commands/version.js') },
 ];
 

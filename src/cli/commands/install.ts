@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import * as z from 'zod';
 import type { FlagGroup } from '../../core/values/flags.js';
 import { acceptGoBools } from '../flags/boolFlags.js';
-import { collect } from '../flags/collect.js';
+import { addHelmValueFlags, HelmValueOptions } from '../flags/helmValues.js';
 import { addValueFlags, readSetFlags } from '../flags/valueFlags.js';
 import { resolveGlobals } from '../globals.js';
 import { manifestFormat, renderManifest } from '../output/manifest.js';
@@ -11,14 +11,10 @@ import { manifestFormat, renderManifest } from '../output/manifest.js';
 const GROUPS: FlagGroup[] = ['A', 'B', 'C'];
 
 /** install's own flags as commander hands them over (the values flags are read by readSetFlags). */
-const InstallOptionsSchema = z.object({
+const InstallOptionsSchema = HelmValueOptions.extend({
   crds: z.boolean(),
   ignoreCluster: z.boolean(),
   output: z.string(),
-  values: z.array(z.string()),
-  set: z.array(z.string()),
-  setString: z.array(z.string()),
-  setFile: z.array(z.string()),
   identityTrustAnchorKeyOut: z.string().optional(),
   identityAnchorValidity: z.string(),
   identityIssuerValidity: z.string(),
@@ -33,14 +29,10 @@ export function register(program: Command): Command {
       '\nExamples:\n  # Install CRDs first.\n  linkerd install --crds | kubectl apply -f -\n\n  # Install the core control plane.\n  linkerd install | kubectl apply -f -',
     );
   addValueFlags(cmd, GROUPS);
-  cmd
+  addHelmValueFlags(cmd)
     .option('--crds', 'Install Linkerd CRDs', false)
     .option('--ignore-cluster', 'Ignore the current Kubernetes cluster when checking for existing cluster configuration (default false)', false)
     .option('-o, --output <format>', 'Output format. One of: json|yaml', 'yaml')
-    .option('-f, --values <file>', 'Specify values in a YAML file or a URL, or - for standard input (can specify multiple)', collect, [])
-    .option('--set <values>', 'Set values on the command line (can specify multiple or separate values with commas: key1=val1,key2=val2)', collect, [])
-    .option('--set-string <values>', 'Set STRING values on the command line (can specify multiple or separate values with commas: key1=val1,key2=val2)', collect, [])
-    .option('--set-file <values>', 'Set values from respective files specified via the command line (can specify multiple or separate values with commas: key1=path1,key2=path2)', collect, [])
     .option('--identity-trust-anchor-key-out <file>', 'Write the generated trust anchor private key to this file (mode 0600), to issue new issuers later')
     .option('--identity-anchor-validity <duration>', 'Validity of a generated trust anchor', '8760h')
     .option('--identity-issuer-validity <duration>', 'Validity of a generated issuer certificate', '8760h');

@@ -1,11 +1,13 @@
 import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
-import type { Secret } from 'kubernetes-types/core/v1.js';
+import type { Pod, Secret } from 'kubernetes-types/core/v1.js';
 import { LINKERD_CRD_EXPECTATIONS } from '../../../templates/crds/index.js';
 import { UserError } from '../errors.js';
 import { connectKube, type KubeClient } from '../kube/kubeClient.js';
 import type { KubeSelection } from '../kube/kubeconfig.js';
 import { isNotFound } from '../kube/kubeError.js';
+import { CONTROL_PLANE_NS_LABEL } from '../check/pods.js';
 import { type GatewayApiState, gatewayApiState } from './gatewayApi.js';
+import { OVERRIDES_SECRET } from './loadStoredValues.js';
 import type { ExternalIssuerData } from './identityCredentials.js';
 
 /*
@@ -32,6 +34,11 @@ export class InstallCluster {
 
   private constructor(readonly client: KubeClient) {}
 
+  /** A cluster reached through `client` without the `/version` probe (upgrade, prune). */
+  static of(client: KubeClient): InstallCluster {
+    return new InstallCluster(client);
+  }
+
   /** The `kubernetes-api` checks: a client can be built and the API answers `/version`. */
   static async connect(sel: KubeSelection): Promise<InstallCluster> {
     let client: KubeClient;
@@ -54,17 +61,28 @@ export class InstallCluster {
     return this.crdList;
   }
 
+  /**
+   * What is wrong with the Linkerd CRDs, in linkerd's words (`missing <crd>`, `CRD <crd> is
+   * missing version <v>`); empty when each exists and serves its last listed version.
+   */
+  async crdProblems(): Promise<string[]> {
+    const byName = new Map((await this.crds()).map((c) => [c.metadata?.name, c]));
+    return LINKERD_CRD_EXPECTATIONS.flatMap((want) => {
+      const crd = byName.get(want.name);
+      if (!crd) return [`missing ${want.name}`];
+      return crd.spec.versions.some((v) => v.name === want.lastVersion) ? [] : [`CRD ${want.name} is missing version ${want.lastVersion}`];
+    });
+  }
+
   /** Every Linkerd CRD exists and serves its last listed version. */
   async assertLinkerdCrds(): Promise<void> {
-    let crds: CustomResourceDefinition[];
+    let problems: string[];
     try {
-      crds = await this.crds();
+      problems = await this.crdProblems();
     } catch (e) {
       throw UserError.verbatim(CRDS_MISSING, { cause: e });
     }
-    const byName = new Map(crds.map((c) => [c.metadata?.name, c]));
-    const ok = LINKERD_CRD_EXPECTATIONS.every((want) => byName.get(want.name)?.spec.versions.some((v) => v.name === want.lastVersion));
-    if (!ok) throw UserError.verbatim(CRDS_MISSING);
+    if (problems.length > 0) throw UserError.verbatim(CRDS_MISSING);
   }
 
   /** linkerd-config must not exist yet: a second install would clobber the first. */
@@ -119,6 +137,16 @@ export class InstallCluster {
       return Buffer.from(data[key], 'base64').toString('utf8');
     };
     return { anchors: read('ca.crt', 'trust anchors'), crt: read('tls.crt', 'issuer certificate'), key: read('tls.key', 'issuer key') };
+  }
+
+  /** Secret `linkerd-config-overrides`, or undefined when the control plane was not installed by the CLI. */
+  overridesSecret(namespace: string): Promise<Secret | undefined> {
+    return this.client.find('secrets', OVERRIDES_SECRET, namespace);
+  }
+
+  /** Pods with a `linkerd.io/control-plane-ns` label, in every namespace. */
+  meshedPods(): Promise<Pod[]> {
+    return this.client.list('pods', { labelSelector: CONTROL_PLANE_NS_LABEL, limit: 500 });
   }
 
   async gatewayApi(): Promise<GatewayApiState> {

@@ -81,6 +81,15 @@ async function validate(crtPem: string, keyPem: string, anchorsPem: string, now:
   throw new UserError(`failed to validate issuer credentials: ${result.reason} (${where(parts)})`);
 }
 
+/**
+ * Validates the issuer credentials held in the values (scheme `linkerd.io/tls`), naming the
+ * flag's file (or the values path) at fault; upgrade's check of kept or newly given credentials.
+ */
+export async function validateIssuerValues(values: Values, sources: CredentialSources, now: Date): Promise<void> {
+  const tls = values.identity.issuer.tls;
+  await validate(tls.crtPEM, tls.keyPEM, values.identityTrustAnchorsPEM, now, (parts) => describe(parts, sources));
+}
+
 export async function initializeIdentityCredentials(input: Values, opts: IdentityCredentialOptions): Promise<IdentityCredentials> {
   const values = structuredClone(input);
   const tls = values.identity.issuer.tls;

@@ -1,40 +1,21 @@
-import { readFileSync } from 'node:fs';
-import { renderControlPlane, type RenderedObject } from '../../../templates/control-plane/index.js';
+import type { RenderedObject } from '../../../templates/control-plane/index.js';
 import { UserError } from '../errors.js';
-import { leafPem, parsePrivateKey, toSec1Pem } from '../pki/index.js';
-import {
-  composeValues,
-  defaultValues,
-  deprecationWarnings,
-  overridesHave,
-  parseGoDuration,
-  readValuesFiles,
-  validateInstallValues,
-  type FlagContext,
-  type SetFlag,
-  type Values,
-} from '../values/index.js';
-import { CRDS_CHART_VERSION, LINKERD_VERSION } from '../version.js';
+import { defaultValues, deprecationWarnings, overridesHave, parseGoDuration, validateInstallValues } from '../values/index.js';
 import type { KubeSelection } from '../kube/kubeconfig.js';
 import type { InstallCluster } from './cluster.js';
-import { decideGatewayApi, selectGatewayCrds } from './gatewayApi.js';
-import { heartbeatScheduleAt } from './heartbeatSchedule.js';
-import { type CredentialSources, initializeIdentityCredentials } from './identityCredentials.js';
+import { renderCrdObjects } from './crdObjects.js';
+import { initializeIdentityCredentials } from './identityCredentials.js';
+import { renderControlPlaneFor } from './renderControlPlaneFor.js';
+import { composeInputs, credentialSources, type ValueInputs } from './valueInputs.js';
 import { webhookCredentials } from './webhookCredentials.js';
 
 /** What `linkerd install` was asked to do, once flags are parsed. */
-export interface InstallRequest {
+export interface InstallRequest extends ValueInputs {
   /** The control-plane namespace (`-L`). */
   namespace: string;
   /** The cluster to check first; undefined with `--ignore-cluster`. */
   cluster?: KubeSelection;
   crds: boolean;
-  /** Value flags the user set, in any order (applied in table order). */
-  flags: readonly SetFlag[];
-  valuesFiles: readonly string[];
-  set: readonly string[];
-  setString: readonly string[];
-  setFile: readonly string[];
   /** Go durations for generated certificates (default 8760h each). */
   anchorValidity?: string;
   issuerValidity?: string;
@@ -64,85 +45,12 @@ function validityMs(flag: string, value: string | undefined): number {
   return Number(ns / 1_000_000n);
 }
 
-function readTextFile(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new UserError(`open ${path}: no such file or directory`);
-    if (code === 'EACCES') throw new UserError(`open ${path}: permission denied`);
-    throw e;
-  }
-}
-
-/**
- * The issuer file flags store only the leaf certificate and an `EC PRIVATE KEY`, like linkerd.
- * Text that does not parse is kept as is, so validation reports it with the file's name.
- */
-const FLAG_CONTEXT: FlagContext = {
-  readFile: readTextFile,
-  issuerCertificatePEM: (pem) => {
-    try {
-      return leafPem(pem);
-    } catch {
-      return pem;
-    }
-  },
-  issuerKeyPEM: (pem) => {
-    try {
-      const key = parsePrivateKey(pem, 'issuer key');
-      return key.type === 'ec' ? toSec1Pem(key.keyObject) : pem;
-    } catch {
-      return pem;
-    }
-  },
-};
-
-const FILE_FLAGS: Record<keyof CredentialSources, string> = {
-  trustAnchors: 'identity-trust-anchors-file',
-  issuerCertificate: 'identity-issuer-certificate-file',
-  issuerKey: 'identity-issuer-key-file',
-};
-
-/** `--identity-issuer-certificate-file x.pem`, for each identity file flag the user set. */
-function credentialSources(flags: readonly SetFlag[]): CredentialSources {
-  const out: CredentialSources = {};
-  for (const [part, name] of Object.entries(FILE_FLAGS) as [keyof CredentialSources, string][]) {
-    const flag = flags.find((f) => f.name === name);
-    if (flag && String(flag.value) !== '') out[part] = `--${name} ${String(flag.value)}`;
-  }
-  return out;
-}
-
-async function compose(req: InstallRequest, base: Values, withFlags: boolean) {
-  return composeValues({
-    base,
-    flags: withFlags ? req.flags : [],
-    flagContext: FLAG_CONTEXT,
-    valuesFiles: await readValuesFiles(req.valuesFiles),
-    set: req.set,
-    setString: req.setString,
-    setFile: req.setFile,
-    readFile: readTextFile,
-  });
-}
-
 /** `linkerd install --crds`: the CRD chart, with the Gateway API decision of spec §2.9. */
 async function installCrds(req: InstallRequest, cluster: InstallCluster | undefined): Promise<InstallResult> {
   await cluster?.assertNoLinkerdConfig(req.namespace);
-  const { values, overrides } = await compose(req, defaultValues(), false);
-  const selection = decideGatewayApi(await cluster?.gatewayApi(), {
-    // The chart default (false) is not a choice: with a cluster, the default follows what is installed.
-    installGatewayAPI: overridesHave(overrides, ['installGatewayAPI']) ? values.installGatewayAPI : undefined,
-    enableHttpRoutes: values.enableHttpRoutes,
-    enableTlsRoutes: values.enableTlsRoutes,
-    enableTcpRoutes: values.enableTcpRoutes,
-  });
-  // The CRD schemas are large; only `--crds` loads them.
-  const { renderCrds } = await import('../../../templates/crds/index.js');
-  const crds = renderCrds({ namespace: req.namespace, cliVersion: LINKERD_VERSION, chartVersion: CRDS_CHART_VERSION, installGatewayAPI: true });
+  const composed = await composeInputs(req, defaultValues(), false);
   return {
-    objects: selectGatewayCrds(crds, selection) as unknown as RenderedObject[],
+    objects: await renderCrdObjects(req.namespace, composed, await cluster?.gatewayApi()),
     notes: ['Rendering Linkerd CRDs...', 'Next, run `linkerd install | kubectl apply -f -` to install the control plane.', ''],
   };
 }
@@ -154,7 +62,7 @@ async function installControlPlane(req: InstallRequest, cluster: InstallCluster 
   const anchorValidityMs = validityMs('identity-anchor-validity', req.anchorValidity);
   const issuerValidityMs = validityMs('identity-issuer-validity', req.issuerValidity);
   await cluster?.assertNoLinkerdConfig(req.namespace);
-  const composed = await compose(req, defaultValues(), true);
+  const composed = await composeInputs(req, defaultValues());
   let values = composed.values;
   if (cluster) {
     if (!(overridesHave(composed.overrides, ['proxyInit', 'runAsRoot']) && values.proxyInit.runAsRoot)) await cluster.assertNoDockerNodes();
@@ -165,7 +73,7 @@ async function installControlPlane(req: InstallRequest, cluster: InstallCluster 
 
   // Webhook keys are generated on libuv's thread pool while the identity chain is built.
   const webhooks = webhookCredentials(values, req.namespace, now);
-  webhooks.catch(() => {}); // awaited below; an identity error must not leave it unhandled
+  webhooks.catch(() => {}); // awaited in the render; an identity error must not leave it unhandled
   const sources = credentialSources(req.flags);
   const identity = await initializeIdentityCredentials(values, {
     namespace: req.namespace,
@@ -182,13 +90,7 @@ async function installControlPlane(req: InstallRequest, cluster: InstallCluster 
   validateInstallValues(values);
   if (cluster && values.enableEndpointSlices) await cluster.assertEndpointSlices();
 
-  const objects = renderControlPlane(values, {
-    namespace: req.namespace,
-    cliVersion: LINKERD_VERSION,
-    crdsChartVersion: `linkerd-crds-${CRDS_CHART_VERSION}`,
-    webhookCredentials: await webhooks,
-    heartbeatSchedule: heartbeatScheduleAt(now),
-  });
+  const objects = await renderControlPlaneFor({ values, namespace: req.namespace, now, webhookCredentials: webhooks });
   return { objects, trustAnchorKeyPem: identity.trustAnchorKeyPem, notes: values.enablePSP ? [PSP_NOTE] : [] };
 }
 

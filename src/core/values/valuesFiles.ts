@@ -19,16 +19,21 @@ export const STDIN_ARG = '-';
 /** Reads one `-f` argument (a path or a URL); resolves to its text. */
 export type ValuesReader = (pathOrUrl: string) => Promise<string> | string;
 
+/** A failed read of `path` in the Go CLI's words (`open <path>: no such file or directory`); other errors unchanged. */
+export function fileReadError(path: string, e: unknown): unknown {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return new UserError(`open ${path}: no such file or directory`);
+  if (code === 'EACCES') return new UserError(`open ${path}: permission denied`);
+  if (code === 'EISDIR') return new UserError(`read ${path}: is a directory`);
+  return e;
+}
+
 /** Reads local files; `open <path>: no such file or directory` like the Go CLI. */
 export const readLocalValuesFile: ValuesReader = async (path) => {
   try {
     return await readFile(path, 'utf8');
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new UserError(`open ${path}: no such file or directory`);
-    if (code === 'EACCES') throw new UserError(`open ${path}: permission denied`);
-    if (code === 'EISDIR') throw new UserError(`read ${path}: is a directory`);
-    throw e;
+    throw fileReadError(path, e);
   }
 };
 

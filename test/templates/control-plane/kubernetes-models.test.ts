@@ -1,34 +1,10 @@
-import * as admission from 'kubernetes-models/admissionregistration.k8s.io/v1';
-import { CustomResourceDefinition } from 'kubernetes-models/apiextensions.k8s.io/v1';
-import * as apps from 'kubernetes-models/apps/v1';
-import * as batch from 'kubernetes-models/batch/v1';
-import * as policy from 'kubernetes-models/policy/v1';
-import * as policyV1beta1 from 'kubernetes-models/policy/v1beta1';
-import * as rbac from 'kubernetes-models/rbac.authorization.k8s.io/v1';
-import * as core from 'kubernetes-models/v1';
 import { describe, expect, it } from 'vitest';
 import { renderCrds } from '../../../templates/crds/index.js';
 import type { RenderedObject } from '../../../templates/control-plane/index.js';
 import { haValues, render, valuesWith } from '../../core/install/support.js';
+import { validateKubernetesModel } from '../../support/kubernetes-models.js';
 
-/** The kubernetes-models class for each apiVersion/kind the install renders. */
-const MODELS: Record<string, Record<string, new (data: object) => { validate(): void }>> = {
-  v1: core as never,
-  'apps/v1': apps as never,
-  'batch/v1': batch as never,
-  'policy/v1': policy as never,
-  'policy/v1beta1': policyV1beta1 as never,
-  'rbac.authorization.k8s.io/v1': rbac as never,
-  'admissionregistration.k8s.io/v1': admission as never,
-  'apiextensions.k8s.io/v1': { CustomResourceDefinition } as never,
-};
-
-function validate(o: RenderedObject): void {
-  const Model = MODELS[o.apiVersion]?.[o.kind];
-  if (!Model) throw new Error(`no model for ${o.apiVersion} ${o.kind}`);
-  // Validate what is printed: the JSON form of the object.
-  new Model(JSON.parse(JSON.stringify(o))).validate();
-}
+const validate = validateKubernetesModel;
 
 const label = (o: RenderedObject) => `${o.kind}/${o.metadata.name}`;
 
