@@ -10,10 +10,8 @@
 // BENCH_LATENCY_MS change the shape.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import ts from 'typescript';
+import { load, root, application, transpileTestSupport } from './support.mjs';
 
-const root = fileURLToPath(new URL('../', import.meta.url));
 process.chdir(root);
 const NAMESPACES = Number(process.env.BENCH_NAMESPACES ?? 500);
 const PODS = Number(process.env.BENCH_PODS_PER_NAMESPACE ?? 10);
@@ -25,70 +23,11 @@ if (!fs.existsSync(path.join(root, 'dist/src/core/check/index.js'))) {
   process.exit(1);
 }
 
-// The loopback API server and the fixture builders are test code (TypeScript, not in dist/):
-// transpile them next to the compiled sources so their relative imports resolve there.
-for (const dir of ['test/support', 'test/core/check/support']) {
-  const out = path.join(root, 'dist', dir);
-  fs.mkdirSync(out, { recursive: true });
-  for (const file of fs.readdirSync(path.join(root, dir)).filter((f) => f.endsWith('.ts'))) {
-    const { outputText } = ts.transpileModule(fs.readFileSync(path.join(root, dir, file), 'utf8'), {
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-    });
-    fs.writeFileSync(path.join(out, file.replace(/\.ts$/, '.js')), outputText);
-  }
-}
-const load = (p) => import(pathToFileURL(path.join(root, 'dist', p)).href);
+transpileTestSupport();
 const { startApiServer } = await load('test/support/apiserver.js');
 const { healthyCluster } = await load('test/core/check/support/clusters.js');
 const { runCheck } = await load('src/core/check/index.js');
 const { LINKERD_VERSION } = await load('src/core/version.js');
-
-/** `namespaces` × `pods` meshed, ready pods, each namespace with a Service over its pods. */
-function application(namespaces, pods, bundle) {
-  const objects = [];
-  let n = 0;
-  for (let i = 0; i < namespaces; i++) {
-    const ns = `app-${String(i).padStart(3, '0')}`;
-    objects.push({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels: { 'kubernetes.io/metadata.name': ns } }, status: { phase: 'Active' } });
-    const addresses = [];
-    for (let j = 0; j < pods; j++, n++) {
-      const name = `web-${i}-${j}`;
-      const ip = `10.${1 + Math.floor(n / 65536)}.${Math.floor(n / 256) % 256}.${n % 256}`;
-      addresses.push({ ip, targetRef: { kind: 'Pod', name, namespace: ns } });
-      objects.push({
-        apiVersion: 'v1',
-        kind: 'Pod',
-        metadata: { name, namespace: ns, labels: { app: 'web', 'linkerd.io/control-plane-ns': 'linkerd' }, annotations: { 'linkerd.io/inject': 'enabled' } },
-        spec: {
-          initContainers: [
-            {
-              name: 'linkerd-proxy',
-              image: `cr.l5d.io/linkerd/proxy:${LINKERD_VERSION}`,
-              restartPolicy: 'Always',
-              env: [{ name: 'LINKERD2_PROXY_IDENTITY_TRUST_ANCHORS', value: bundle }],
-            },
-          ],
-          containers: [{ name: 'web', image: 'docker.l5d.io/buoyantio/emojivoto-web:v11', ports: [{ name: 'http', containerPort: 8080 }] }],
-        },
-        status: {
-          phase: 'Running',
-          podIP: ip,
-          conditions: [{ type: 'Ready', status: 'True' }],
-          initContainerStatuses: [{ name: 'linkerd-proxy', ready: true, started: true, restartCount: 0, state: { running: {} } }],
-          containerStatuses: [{ name: 'web', ready: true, restartCount: 0, state: { running: {} } }],
-        },
-      });
-    }
-    objects.push({
-      apiVersion: 'v1',
-      kind: 'Service',
-      metadata: { name: 'web', namespace: ns },
-      spec: { clusterIP: `10.96.${Math.floor(i / 256)}.${i % 256}`, selector: { app: 'web' }, ports: [{ name: 'http', port: 80, targetPort: 8080 }] },
-    });
-    objects.push({ apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'web', namespace: ns }, subsets: [{ addresses, ports: [{ name: 'http', port: 8080 }] }] });
-  }
-  return objects;
-}
 
 async function measure(objects, how) {
   const server = await startApiServer({ objects, latencyMs: LATENCY });
@@ -117,8 +56,8 @@ async function measure(objects, how) {
 }
 
 const cluster = await healthyCluster({ scenarios: ['emojivoto.yaml'] });
-const large = [...cluster.objects, ...application(NAMESPACES, PODS, cluster.bundle)];
-const small = [...cluster.objects, ...application(Math.max(1, NAMESPACES / 10), PODS, cluster.bundle)];
+const large = [...cluster.objects, ...application(NAMESPACES, PODS, cluster.bundle, LINKERD_VERSION)];
+const small = [...cluster.objects, ...application(Math.max(1, NAMESPACES / 10), PODS, cluster.bundle, LINKERD_VERSION)];
 const fast = { reads: 'cached' };
 const floor = { reads: 'direct', concurrency: 1 };
 

@@ -15,7 +15,9 @@ interface CommandEntry {
 const COMMANDS: CommandEntry[] = [
   { name: 'check', load: () => import('./commands/check.js') },
   { name: 'completion', load: () => import('./commands/completion.js') },
+  { name: 'image', load: () => import('./commands/image.js') },
   { name: 'inject', load: () => import('./commands/inject.js') },
+  { name: 'identity', load: () => import('./commands/identity.js') },
   { name: 'install', load: () => import('./commands/install.js') },
   { name: 'prune', load: () => import('./commands/prune.js') },
   { name: 'uninject', load: () => import('./commands/uninject.js') },

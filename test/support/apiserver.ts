@@ -9,6 +9,7 @@ import yaml from 'js-yaml';
 import type { GlobalOptions } from '../../src/cli/globals.js';
 import { fieldValue, matchesLabelRequirements, parseFieldSelector, parseLabelSelector } from '../../src/core/kube/selectors.js';
 import { createServingCertificates } from './apiserver-certs.js';
+import { portForwardHandler, type PortForwardTarget } from './apiserver-portforward.js';
 import { decodeSelfSubjectAccessReview, isKubeProtobuf, unwrapKubeProtobuf } from './apiserver-protobuf.js';
 import { writeKubeconfig } from './apiserver-kubeconfig.js';
 import { groupOrder, type ServedResource } from './apiserver-resources.js';
@@ -77,6 +78,8 @@ export interface ApiServerOptions {
   tables?: boolean;
   /** The server's clock (ages, creation timestamps, `${now}` placeholders). */
   now?: () => Date;
+  /** Where pods' ports are served, for the port-forward endpoint (WebSocket, v4.channel.k8s.io). */
+  portForward?: PortForwardTarget;
 }
 
 export interface ApiServer {
@@ -102,6 +105,8 @@ export interface ApiServer {
   put(...objects: object[]): void;
   /** Remove an object; `true` if it existed. */
   remove(apiVersion: string, kind: string, name: string, namespace?: string): boolean;
+  /** Where pods' ports are served for port-forward. */
+  setPortForward(target: PortForwardTarget | undefined): void;
   /** Stored objects of a kind (in a namespace, or all). */
   objects(apiVersion: string, kind: string, namespace?: string): StoredObject[];
   stop(): Promise<void>;
@@ -566,12 +571,28 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     }
   }
 
+  let forwardTarget = opts.portForward;
+  const forward = portForwardHandler({
+    authorized: (req) => req.headers.authorization === `Bearer ${token}`,
+    podExists: (namespace, pod) => {
+      const pods = store.byPlural('', 'v1', 'pods');
+      return pods !== undefined && store.get(pods, namespace, pod) !== undefined;
+    },
+    target: () => forwardTarget,
+    record: (req) => {
+      const u = new URL(req.url ?? '/', 'https://127.0.0.1');
+      requests.push({ method: 'GET', path: u.pathname, query: u.search.replace(/^\?/, ''), user: baseUser, impersonateGroups: [], accept: undefined });
+      total++;
+    },
+  });
+
   const certs = await createServingCertificates();
   const server = https.createServer({ key: certs.keyPem, cert: certs.certPem }, (req, res) => {
     handle(req, res).catch((e: unknown) => {
       if (!res.headersSent) send(res, 500, statusBody(500, 'InternalError', String(e)));
     });
   });
+  server.on('upgrade', forward.upgrade);
   server.on('connection', (s: Socket) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
@@ -631,7 +652,11 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       const res = store.byKind(apiVersion, kind);
       return res ? store.list(res, namespace) : [];
     },
+    setPortForward: (target) => {
+      forwardTarget = target;
+    },
     stop: async () => {
+      forward.close();
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       fs.rmSync(dir, { recursive: true, force: true });

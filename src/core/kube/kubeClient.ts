@@ -199,6 +199,11 @@ export class KubeClient {
     );
   }
 
+  /** The URL, headers and agent of a WebSocket upgrade to an API path (see portForward.ts). */
+  upgradeTarget(path: string): ReturnType<KubeTransport['upgradeTarget']> {
+    return this.transport.upgradeTarget(path);
+  }
+
   /** Close pooled connections. */
   close(): void {
     this.transport.close();

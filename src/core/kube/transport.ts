@@ -134,6 +134,16 @@ export class KubeTransport {
     }
   }
 
+  /**
+   * What a WebSocket upgrade to `path` needs (port-forward, exec): its ws(s) URL, the auth
+   * headers and the same TLS agent as every other request.
+   */
+  async upgradeTarget(path: string): Promise<{ url: string; headers: Headers; agent: http.Agent }> {
+    this.requestCount++;
+    const url = this.urlOf(path).replace(/^http/, 'ws');
+    return { url, headers: { 'User-Agent': 'linkerd-ts', ...(await this.authHeaders()) }, agent: this.agent };
+  }
+
   /** Release pooled connections so the process can exit promptly. */
   close(): void {
     this.agent.destroy();
