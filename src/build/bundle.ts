@@ -3,13 +3,14 @@
  *
  * - dist/bundle/: an ES-module bundle, split per command so a run loads only what it uses.
  * - dist/snapshot/linkerd.blob: a V8 start-up snapshot of the CLI (src/cli/snapshot.ts) for the
- *   node running this build, with `dist/snapshot/node` naming that node; bin/linkerd uses it
- *   only with that same node and falls back to the bundle otherwise. The snapshot needs
+ *   node running this build, with `dist/snapshot/node` identifying that node binary and the blob
+ *   (see snapshotStamp); bin/linkerd uses it only with that same binary, unchanged, and no
+ *   NODE_OPTIONS, and falls back to the bundle otherwise. The snapshot needs
  *   `require()` of ES modules (Node ≥ 20.19) for the packages it leaves out; without it, or if
  *   the snapshot cannot be built, the build says so and the bundle alone is used.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { build, type BuildOptions } from 'esbuild';
 
 const common: BuildOptions = {
@@ -66,7 +67,25 @@ async function snapshot(): Promise<void> {
   }
   const warnings = builderWarnings(r.stderr);
   if (warnings) console.warn(warnings);
-  writeFileSync('dist/snapshot/node', `${process.execPath}\n`);
+  const stamp = snapshotStamp(realpathSync(process.execPath), 'dist/snapshot/linkerd.blob');
+  if (stamp === undefined) {
+    console.warn('linkerd-ts: `stat -L -c` is not available to identify node; bin/linkerd will load the bundle');
+    return;
+  }
+  writeFileSync('dist/snapshot/node', stamp);
+}
+
+/**
+ * What bin/linkerd compares before it starts from the snapshot: the node binary (device, inode,
+ * size, modification and change times — a package upgrade or a copy changes the inode and the
+ * change time even when it keeps the modification time) and the blob, as `stat -L -c` prints
+ * them, the same tool the launcher runs. The version is recorded for people reading the stamp.
+ */
+function snapshotStamp(node: string, blob: string): string | undefined {
+  const r = spawnSync('stat', ['-L', '-c', '%d:%i:%s:%Y:%Z', '--', node, blob], { encoding: 'utf8' });
+  const [nodeId, blobId] = r.status === 0 ? r.stdout.trim().split('\n') : [];
+  if (!nodeId || !blobId) return undefined;
+  return `path=${node}\nversion=${process.version}\nnode=${nodeId}\nblob=${blobId}\n`;
 }
 
 await bundle();

@@ -1,6 +1,12 @@
 import { spawnSync } from 'node:child_process';
 
 /**
+ * An extension name that can only be looked up on PATH: a name with a path separator (`/../evil`)
+ * would make `linkerd-<name>` a relative path and run a file outside PATH.
+ */
+const PLAIN_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
+
+/**
  * Unknown subcommands run `linkerd-<name>` from PATH with the remaining arguments,
  * as the real CLI's extension mechanism does.
  */
@@ -10,11 +16,13 @@ export function runPlugin(args: string[]): number {
     process.stderr.write('Cannot accept flags before Linkerd extension name\n');
     return 1;
   }
-  const res = spawnSync(`linkerd-${name}`, rest, { stdio: 'inherit' });
-  if (res.error) {
-    process.stderr.write(`Error: unknown command "${name}" for "linkerd"\nRun 'linkerd --help' for usage.\n`);
+  const unknown = () => {
+    process.stderr.write(`Error: unknown command ${JSON.stringify(name)} for "linkerd"\nRun 'linkerd --help' for usage.\n`);
     return 1;
-  }
+  };
+  if (!PLAIN_NAME.test(name)) return unknown();
+  const res = spawnSync(`linkerd-${name}`, rest, { stdio: 'inherit' });
+  if (res.error) return unknown();
   if (res.status !== 0) return 1;
   return 0;
 }

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
@@ -139,32 +139,42 @@ describe('bin/linkerd', () => {
     }
   });
 
-  describe('falls back to the bundle when the snapshot does not fit the node on PATH', () => {
-    /** A copy of the launcher in a project whose dist/ points at the real build, except the snapshot. */
-    function project(name: string, stamp: string, blobTime?: Date): string {
+  describe('falls back to the bundle whenever the snapshot might not fit', () => {
+    /** What the build records for `files` (bin/linkerd compares the same `stat` output). */
+    const statIds = (...files: string[]) =>
+      spawnSync('stat', ['-L', '-c', '%d:%i:%s:%Y:%Z', '--', ...files], { encoding: 'utf8' }).stdout.trim().split('\n');
+    const stamp = (node: string, blob: string) => {
+      const [nodeId, blobId] = statIds(node, blob);
+      return `path=${node}\nversion=${process.version}\nnode=${nodeId}\nblob=${blobId}\n`;
+    };
+
+    /**
+     * A copy of the launcher in a project whose dist/ points at the real build, with its own
+     * snapshot directory: the real blob linked, copied (dated `blobTime`) or missing, and a stamp.
+     */
+    function project(name: string, o: { blob: 'link' | 'copy' | 'none'; blobTime?: Date; stamp?: (blob: string) => string }): string {
       const root = join(dir, name);
       mkdirSync(join(root, 'bin'), { recursive: true });
       mkdirSync(join(root, 'dist/snapshot'), { recursive: true });
       copyFileSync(LAUNCHER, join(root, 'bin/linkerd'));
       symlinkSync(join(ROOT, 'dist/bundle'), join(root, 'dist/bundle'));
       symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'));
+      const real = join(ROOT, 'dist/snapshot/linkerd.blob');
       const blob = join(root, 'dist/snapshot/linkerd.blob');
-      if (blobTime) {
-        copyFileSync(join(ROOT, 'dist/snapshot/linkerd.blob'), blob);
-        utimesSync(blob, blobTime, blobTime);
-      } else {
-        symlinkSync(join(ROOT, 'dist/snapshot/linkerd.blob'), blob);
-      }
-      writeFileSync(join(root, 'dist/snapshot/node'), `${stamp}\n`);
+      if (o.blob === 'link') symlinkSync(real, blob);
+      if (o.blob === 'copy') copyFileSync(real, blob);
+      if (o.blobTime) utimesSync(blob, o.blobTime, o.blobTime);
+      writeFileSync(join(root, 'dist/snapshot/node'), (o.stamp ?? ((b) => stamp(process.execPath, b)))(o.blob === 'none' ? real : blob));
       return join(root, 'bin/linkerd');
     }
+    const fits = process.features.require_module;
 
-    it.runIf(process.features.require_module)('uses the snapshot when the stamp names this node', () => {
-      const bin = project('fits', process.execPath);
+    it.runIf(fits)('uses the snapshot when the stamp names this node and this blob', () => {
+      const bin = project('fits', { blob: 'link' });
       expect(startedFrom(launch(bin, FAILING_VERBOSE))).toBe('snapshot');
     });
 
-    it.runIf(process.features.require_module)('uses the snapshot when the node on PATH is a symbolic link to the node that built it', () => {
+    it.runIf(fits)('uses the snapshot when the node on PATH is a symbolic link to the node that built it', () => {
       const bin = join(dir, 'node-link-bin');
       mkdirSync(bin);
       symlinkSync(process.execPath, join(bin, 'node'));
@@ -172,16 +182,62 @@ describe('bin/linkerd', () => {
       expect(startedFrom(r)).toBe('snapshot');
     });
 
+    it('loads the bundle when NODE_OPTIONS carries a V8 flag (node would refuse the snapshot: exit 14)', () => {
+      for (const options of ['--max-old-space-size=4096', '--stack-trace-limit=50 --no-warnings']) {
+        const r = launch(LAUNCHER, ['version', '--client'], { NODE_OPTIONS: options });
+        expect([r.status, r.stdout, r.stderr]).toEqual([0, 'Client version: edge-26.9.1\n', '']);
+        expect(startedFrom(launch(LAUNCHER, FAILING_VERBOSE, { NODE_OPTIONS: options }))).toBe('bundle');
+      }
+    });
+
     it('loads the bundle when another node built the snapshot', () => {
-      const bin = project('other-node', '/opt/other/bin/node');
+      const bin = project('other-node', { blob: 'link', stamp: (b) => stamp(process.execPath, b).replace(`path=${process.execPath}`, 'path=/opt/other/bin/node') });
       const r = launch(bin, FAILING_VERBOSE);
       expect([r.status, startedFrom(r)]).toEqual([1, 'bundle']);
       expect(launch(bin, ['version', '--client']).stdout).toBe('Client version: edge-26.9.1\n');
     });
 
-    it('loads the bundle when node changed after the snapshot was built', () => {
-      const bin = project('older-snapshot', process.execPath, new Date('2000-01-01T00:00:00Z'));
+    it.runIf(fits)('loads the bundle when node was replaced at the same path, even keeping its modification time (a package upgrade)', () => {
+      const nodeDir = join(dir, 'upgraded-node');
+      mkdirSync(nodeDir);
+      const node = join(nodeDir, 'node');
+      const installNode = () => {
+        // As a package manager does: write a new file, keep the packaged mtime, rename it into place.
+        copyFileSync(process.execPath, `${node}.new`);
+        chmodSync(`${node}.new`, 0o755);
+        utimesSync(`${node}.new`, new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T00:00:00Z'));
+        renameSync(`${node}.new`, node);
+      };
+      installNode();
+      const bin = project('upgraded', { blob: 'link', stamp: (b) => stamp(node, b) });
+      const PATH = `${nodeDir}:${process.env.PATH}`;
+      expect(startedFrom(launch(bin, FAILING_VERBOSE, { PATH }))).toBe('snapshot');
+      installNode();
+      const r = launch(bin, ['version', '--client'], { PATH });
+      expect([r.status, r.stdout]).toEqual([0, 'Client version: edge-26.9.1\n']);
+      expect(startedFrom(launch(bin, FAILING_VERBOSE, { PATH }))).toBe('bundle');
+    });
+
+    it('loads the bundle when the blob is missing', () => {
+      const bin = project('no-blob', { blob: 'none' });
       expect(startedFrom(launch(bin, FAILING_VERBOSE))).toBe('bundle');
+      expect(launch(bin, ['version', '--client']).stdout).toBe('Client version: edge-26.9.1\n');
+    });
+
+    it('loads the bundle when the blob is older than the bundle (stale)', () => {
+      const bin = project('stale-blob', { blob: 'copy', blobTime: new Date('2000-01-01T00:00:00Z') });
+      expect(startedFrom(launch(bin, FAILING_VERBOSE))).toBe('bundle');
+    });
+
+    it('loads the bundle when the blob is not the one the stamp names (replaced or truncated)', () => {
+      const bin = project('other-blob', { blob: 'copy', stamp: () => stamp(process.execPath, join(ROOT, 'dist/snapshot/linkerd.blob')) });
+      expect(startedFrom(launch(bin, FAILING_VERBOSE))).toBe('bundle');
+      const truncated = join(dir, 'truncated', 'bin/linkerd');
+      const tb = project('truncated', { blob: 'copy' });
+      writeFileSync(join(dir, 'truncated/dist/snapshot/linkerd.blob'), 'not a snapshot');
+      expect(tb).toBe(truncated);
+      const r = launch(tb, ['version', '--client']);
+      expect([r.status, r.stdout]).toEqual([0, 'Client version: edge-26.9.1\n']);
     });
 
     it('is found through a symbolic link, as npm links it', () => {

@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -39,6 +39,21 @@ describe('linkerd (root command)', () => {
     const r = await runCli(['frobnicate']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('unknown command "frobnicate"');
+  });
+
+  it('dispatches only plain names: `/../evil` runs nothing outside PATH', async () => {
+    // Without the check, `linkerd-/../evil` resolves relative to the working directory to ./evil.
+    const dir = mkdtempSync(path.join(tmpdir(), 'l5d-plugin-'));
+    mkdirSync(path.join(dir, 'linkerd-'));
+    const marker = path.join(dir, 'ran');
+    writeFileSync(path.join(dir, 'evil'), `#!/bin/sh\ntouch '${marker}'\n`);
+    chmodSync(path.join(dir, 'evil'), 0o755);
+    for (const name of ['/../evil', '../evil', 'a/b']) {
+      const r = await runCli([name], { cwd: dir });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(`Error: unknown command ${JSON.stringify(name)} for "linkerd"\nRun 'linkerd --help' for usage.\n`);
+    }
+    expect(existsSync(marker)).toBe(false);
   });
 
   it('refuses flags before an extension name', async () => {

@@ -62,7 +62,7 @@ export interface ConnectOptions {
 
 /** Typed, read-mostly access to one cluster. Every call is one or a few HTTP requests. */
 export class KubeClient {
-  private router?: Promise<ObjectRouter>;
+  private router?: ObjectRouter;
 
   constructor(
     private readonly transport: KubeTransport,
@@ -149,11 +149,8 @@ export class KubeClient {
 
   /** Server-side dry-run create (`?dryRun=All`): the server validates and admits the object without storing it. */
   async dryRunCreate<T extends KubeObject>(obj: T): Promise<T & { metadata?: ObjectMeta }> {
-    this.router ??= createObjectRouter(this.transport, this.namespace).catch((e: unknown) => {
-      this.router = undefined;
-      throw e;
-    });
-    const path = await (await this.router).createPath(obj);
+    this.router ??= createObjectRouter(this.transport, this.namespace);
+    const path = await this.router.createPath(obj);
     return this.transport.json<T & { metadata?: ObjectMeta }>({ method: 'POST', path: `${path}?dryRun=All`, body: JSON.stringify(obj) });
   }
 

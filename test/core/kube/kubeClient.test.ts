@@ -173,6 +173,34 @@ describe('connectKube / KubeClient against the test API server', () => {
     });
   });
 
+  it('routes dry-run creates by discovery over its own transport: once per apiVersion, the context namespace by default', async () => {
+    const discovery = () => server.requests.filter((r) => r.method === 'GET' && r.path === '/apis/rbac.authorization.k8s.io/v1').length;
+    const fresh = await connectKube(kubeGlobals(server));
+    try {
+      const before = discovery();
+      await fresh.dryRunCreate({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'a' }, rules: [] });
+      await fresh.dryRunCreate({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'b' }, rules: [] });
+      expect(discovery() - before).toBe(1);
+      const posts = server.requests.filter((r) => r.method === 'POST' && r.query === 'dryRun=All').map((r) => r.path);
+      expect(posts.slice(-1)).toEqual(['/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles']);
+    } finally {
+      fresh.close();
+    }
+  });
+
+  it('reports a failed discovery as the server said it, and asks again next time', async () => {
+    const fresh = await connectKube(kubeGlobals(server));
+    const remove = server.setFault('GET /apis/apps/v1', { status: 503, message: 'the server is currently unable to handle the request' }, { times: 1 });
+    try {
+      const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'linkerd' }, spec: {} };
+      await expect(fresh.dryRunCreate(deployment)).rejects.toMatchObject({ message: expect.stringContaining('the server is currently unable to handle the request') });
+      await expect(fresh.dryRunCreate(deployment)).resolves.toMatchObject({ kind: 'Deployment' });
+    } finally {
+      remove();
+      fresh.close();
+    }
+  });
+
   it('discovers API resources, including CRD groups', async () => {
     const resources = await client.apiResources();
     const find = (group: string, name: string) => resources.find((r) => r.group === group && r.name === name);
