@@ -58,6 +58,7 @@ export function register(program: Command): Command {
     const globals = resolveGlobals(program);
     const paint = await painterFor(process.stderr);
     const { runInject } = await import('../../core/inject/index.js');
+    const { injectText, printTransform } = await import('../output/inject.js');
     const result = await runInject({
       inputs: files,
       manual: opts.manual,
@@ -65,8 +66,6 @@ export function register(program: Command): Command {
       flags: readSetFlags(cmd, GROUPS),
       debugSidecar: opts.enableDebugSidecar,
       closeWaitTimeout: opts.closeWaitTimeout,
-      verbose: globals.verbose,
-      glyphs: { ok: paint.green('√'), warn: paint.yellow('‼') },
       base: {
         ignoreCluster: opts.ignoreCluster,
         controlPlaneNamespace: globals.linkerdNamespace,
@@ -76,8 +75,7 @@ export function register(program: Command): Command {
         cniEnabled: cmd.getOptionValueSource('linkerdCniEnabled') === 'cli' ? Boolean(opts.linkerdCniEnabled) : undefined,
       },
     });
-    process.stdout.write(result.stdout);
-    process.stderr.write(result.stderr);
-    process.exitCode = result.exitCode;
+    const text = injectText(result, { verbose: globals.verbose, glyphs: { ok: paint.green('√'), warn: paint.yellow('‼') } });
+    process.exitCode = await printTransform(result, text, process.stdout, process.stderr);
   });
 }

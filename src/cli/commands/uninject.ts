@@ -22,9 +22,8 @@ export function register(program: Command): Command {
     .action(async (files: string[], flags: unknown) => {
       const opts = UninjectOptionsSchema.parse(flags);
       const { runUninject } = await import('../../core/inject/index.js');
+      const { printTransform, uninjectText } = await import('../output/inject.js');
       const result = await runUninject({ inputs: files, output: opts.output === undefined ? 'auto' : manifestFormat(opts.output) });
-      process.stdout.write(result.stdout);
-      process.stderr.write(result.stderr);
-      process.exitCode = result.exitCode;
+      process.exitCode = await printTransform(result, uninjectText(result), process.stdout, process.stderr);
     });
 }

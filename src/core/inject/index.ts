@@ -2,7 +2,7 @@
  * `linkerd inject` and `uninject`: proxy injection that edits the user's YAML in place.
  */
 export { runInject, runUninject } from './run.js';
-export type { CommandResult, InjectRequest, UninjectRequest } from './run.js';
+export type { InjectRequest, InjectResult, InputReport, UninjectRequest, UninjectResult } from './run.js';
 export { injectStream } from './inject.js';
 export type { InjectSettings, InjectStreamResult } from './inject.js';
 export { uninjectStream, uninjectObject } from './uninject.js';
@@ -13,5 +13,5 @@ export type { BaseValues, BaseValuesOptions } from './baseValues.js';
 export { ANNOTATIONS, overrideAnnotations, applyAnnotations, annotationRow } from './annotations.js';
 export type { AnnotationRow } from './annotations.js';
 export { WORKLOAD_KINDS } from './kinds.js';
-export { injectReportText, uninjectReportText, PLAIN_GLYPHS } from './report.js';
-export type { DocReport, Glyphs, ReportNote } from './report.js';
+
+export type { DocReport, ReportNote } from './report.js';

@@ -177,14 +177,14 @@ class Injector {
   private namespace(ed: DocEditor, obj: YAMLMap, report: DocReport): void {
     const annotations = new Map<string, string>([[INJECT_ANNOTATION, INJECT_ENABLED]]);
     for (const [k, v] of this.s.overrides) annotations.set(k, v);
-    setAll(ed, ed.ensureMap(ed.ensureMap(obj, 'metadata'), 'annotations'), annotations);
+    setAll(ed, ed.ensureStringMap(ed.ensureMap(obj, 'metadata'), 'annotations'), annotations);
     report.outcome = 'annotated';
   }
 
   private service(ed: DocEditor, obj: YAMLMap, report: DocReport): void {
     const opaque = this.s.overrides.get('config.linkerd.io/opaque-ports');
     if (opaque === undefined) return;
-    ed.setString(ed.ensureMap(ed.ensureMap(obj, 'metadata'), 'annotations'), 'config.linkerd.io/opaque-ports', opaque);
+    ed.setString(ed.ensureStringMap(ed.ensureMap(obj, 'metadata'), 'annotations'), 'config.linkerd.io/opaque-ports', opaque);
     report.outcome = 'annotated';
   }
 
@@ -237,7 +237,7 @@ class Injector {
       const add = new Map(this.s.overrides);
       add.set(INJECT_ANNOTATION, ingress ? INJECT_INGRESS : INJECT_ENABLED);
       for (const [k, v] of this.s.cliAnnotations) add.set(k, v);
-      setAll(ed, ed.ensureMap(ed.ensureMap(tmpl, 'metadata', 'spec'), 'annotations'), add);
+      setAll(ed, ed.ensureStringMap(ed.ensureMap(tmpl, 'metadata', 'spec'), 'annotations'), add);
     }
     report.outcome = 'injected';
   }
@@ -312,9 +312,10 @@ class Injector {
     if (ingress) add.set(INJECT_ANNOTATION, INJECT_INGRESS);
     for (const [k, v] of s.cliAnnotations) add.set(k, v);
     const podMeta = ed.ensureMap(tmpl, 'metadata', 'spec');
-    setAll(ed, ed.ensureMap(podMeta, 'annotations'), add);
-    setAll(ed, ed.ensureMap(podMeta, 'labels'), new Map(Object.entries(meta.labels)));
-    addSidecar(ed, ed.ensureMap(tmpl, 'spec'), parts);
+    setAll(ed, ed.ensureStringMap(podMeta, 'annotations'), add);
+    setAll(ed, ed.ensureStringMap(podMeta, 'labels'), new Map(Object.entries(meta.labels)));
+    const specMap = ed.editMap(tmpl, 'spec');
+    if (specMap) addSidecar(ed, specMap, parts);
     return true;
   }
 }

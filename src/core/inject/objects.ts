@@ -37,13 +37,13 @@ function describe(node: unknown): string {
  * document holding nothing (only comments): it is reported as missing its kind. Anything that is not
  * a mapping cannot be a Kubernetes object and is an error at its position, as kubectl would say.
  */
-export function documentObjects(ed: DocEditor, d: ManifestDoc, source: { name: string; text: string }): YAMLMap[] | undefined {
+export function documentObjects(ed: DocEditor, d: ManifestDoc, source: { name: string; text: string; lineOffset?: number }): YAMLMap[] | undefined {
   const contents = d.doc.contents;
   if (contents === null || (isScalar(contents) && contents.value === null)) return undefined;
   const fail = (node: unknown): never => {
     const offset = (node as { range?: [number, number, number] }).range?.[0] ?? d.region.start;
     const pos = linePosition(source.text, offset);
-    throw positionError(source.name, pos.line, pos.col, `expected a Kubernetes object (a mapping), found ${describe(node)}`);
+    throw positionError(source.name, pos.line + (source.lineOffset ?? 0), pos.col, `expected a Kubernetes object (a mapping), found ${describe(node)}`);
   };
   if (!isMap(contents)) return fail(contents);
   const nodes = objectNodes(contents, { kind: (m) => ed.getString(m, 'kind'), items: (m) => ed.getSeq(m, 'items')?.items });

@@ -1,27 +1,51 @@
 import { isMap, type Document } from 'yaml';
 import { cliCreatedBy } from '../version.js';
-import { readManifestSources, type SourceReaders } from '../manifest/sources.js';
-import { parseManifestStream, type ManifestStream } from '../manifest/stream.js';
-import { joinOutputs, type OutputFormat, type StreamOutput } from '../manifest/write.js';
+import { ManifestOutput } from '../manifest/output.js';
+import { listManifestInputs, type ManifestInput, type SkippedEntry, type SourceReaders } from '../manifest/sources.js';
+import { inputStreams, type ManifestStream } from '../manifest/stream.js';
+import type { OutputFormat, StreamOutput } from '../manifest/write.js';
 import { deprecationWarnings, type SetFlag } from '../values/flags.js';
 import { clusterNamespaceAnnotations, resolveBaseValues, type BaseValuesOptions } from './baseValues.js';
-import { injectStream } from './inject.js';
+import { injectStream, type InjectSettings } from './inject.js';
 import { NAMESPACE_KIND, workloadKind } from './kinds.js';
 import { objectNodes } from './objects.js';
-import { PLAIN_GLYPHS, injectReportText, uninjectReportText, type Glyphs } from './report.js';
+import type { DocReport, ReportNote } from './report.js';
 import { proxySettings } from './settings.js';
 import { uninjectStream } from './uninject.js';
 
 /*
- * The whole of `linkerd inject` / `uninject` below the command line: read every input, work out the
- * values, transform each input, and say what to print. Nothing is printed here; a failed input means
- * no output at all (stdout stays empty) and linkerd's `Error transforming resources:` text.
+ * The whole of `linkerd inject` / `uninject` below the command line: list the inputs, work out the
+ * values, then read, transform and write each input one document at a time. Nothing is printed
+ * here: the result says what to print (src/cli/output/inject.ts writes it). A failed input means
+ * no manifest at all and linkerd's `Error transforming resources:` text.
  */
 
-export interface CommandResult {
-  stdout: string;
-  stderr: string;
-  exitCode: number;
+export interface InputReport {
+  /** The input's name (path, URL or `<stdin>`). */
+  name: string;
+  reports: DocReport[];
+  notes: ReportNote[];
+}
+
+export interface InjectResult {
+  /** Deprecated flags, in linkerd's words (printed as they are). */
+  deprecations: string[];
+  /** Where the values came from, when that needs saying (printed as warnings). */
+  notes: string[];
+  /** Directory entries not read, and why. */
+  skipped: SkippedEntry[];
+  /** One report per input, in order. */
+  inputs: InputReport[];
+  /** Transform errors of the first input that had any: then nothing is printed on stdout. */
+  errors?: string[];
+  /** The manifest for stdout (call dispose() once written). */
+  output: ManifestOutput;
+}
+
+export interface UninjectResult {
+  skipped: SkippedEntry[];
+  inputs: InputReport[];
+  output: ManifestOutput;
 }
 
 export interface InjectRequest {
@@ -33,21 +57,14 @@ export interface InjectRequest {
   debugSidecar: boolean;
   closeWaitTimeout?: string;
   base: BaseValuesOptions;
-  verbose: boolean;
-  glyphs?: Glyphs;
   readers?: SourceReaders;
   createdBy?: string;
 }
 
-function readStreams(sources: Awaited<ReturnType<typeof readManifestSources>>): ManifestStream[] {
-  return sources.map((s) => parseManifestStream(s));
-}
+type Root = { doc: Document; obj: Record<string, unknown> };
 
-/** A document's `kind`, lower-cased; '' when it is not a string. */
-const lowerKind = (kind: unknown): string => (typeof kind === 'string' ? kind.toLowerCase() : '');
-
-function roots(stream: ManifestStream): Array<{ doc: Document; obj: Record<string, unknown> }> {
-  const out: Array<{ doc: Document; obj: Record<string, unknown> }> = [];
+function roots(stream: ManifestStream): Root[] {
+  const out: Root[] = [];
   for (const d of stream.docs) {
     if (!isMap(d.doc.contents)) continue;
     for (const n of objectNodes(d.doc.contents)) if (isMap(n)) out.push({ doc: d.doc, obj: { kind: n.get('kind'), metadata: n.get('metadata') } });
@@ -60,68 +77,106 @@ function metaField(obj: Record<string, unknown>, key: string): unknown {
   return isMap(meta) ? meta.get(key) : undefined;
 }
 
-/** Annotations of Namespace objects in the input, which --manual honours like the cluster's. */
-function inputNamespaceAnnotations(streams: readonly ManifestStream[]): Map<string, Record<string, string>> {
-  const out = new Map<string, Record<string, string>>();
-  for (const s of streams) {
-    for (const { obj } of roots(s)) {
-      if (lowerKind(obj.kind) !== NAMESPACE_KIND) continue;
-      const ann = metaField(obj, 'annotations');
-      const name = metaField(obj, 'name');
-      if (typeof name === 'string' && isMap(ann)) out.set(name, ann.toJSON() as Record<string, string>);
-    }
-  }
-  return out;
+interface NamespaceFacts {
+  /** Annotations of Namespace objects in the input, which --manual honours like the cluster's. */
+  annotations: Map<string, Record<string, string>>;
+  /** Namespaces of the input's workloads (only gathered when a cluster is there to ask). */
+  workloadNamespaces: Set<string>;
 }
 
-function workloadNamespaces(streams: readonly ManifestStream[], fallback: string): Set<string> {
-  const out = new Set<string>();
-  for (const s of streams) {
-    for (const { obj } of roots(s)) {
-      if (!workloadKind(lowerKind(obj.kind))) continue;
-      const ns = metaField(obj, 'namespace');
-      out.add(typeof ns === 'string' && ns !== '' ? ns : fallback);
+/** Only a document with `kind: Namespace` or `kind: List` in it (any quoting, any case) can hold a Namespace object. */
+const MAY_HOLD_NAMESPACE = /\bkind["']?\s*:\s*["']?(?:namespace|list)\b/i;
+
+/**
+ * A first pass over the inputs for what --manual needs before the first workload: the input's own
+ * Namespace annotations and, with a cluster, the namespaces to read. Documents that cannot matter
+ * are not parsed.
+ */
+async function namespaceFacts(inputs: readonly ManifestInput[], fallback: string, withWorkloads: boolean): Promise<NamespaceFacts> {
+  const facts: NamespaceFacts = { annotations: new Map(), workloadNamespaces: new Set() };
+  const wanted = withWorkloads ? undefined : (text: string) => MAY_HOLD_NAMESPACE.test(text);
+  for (const input of inputs) {
+    for await (const stream of inputStreams(input, wanted)) {
+      for (const { obj } of roots(stream)) {
+        const kind = (typeof obj.kind === 'string' ? obj.kind.toLowerCase() : '');
+        if (kind === NAMESPACE_KIND) {
+          const ann = metaField(obj, 'annotations');
+          const name = metaField(obj, 'name');
+          if (typeof name === 'string' && isMap(ann)) facts.annotations.set(name, ann.toJSON() as Record<string, string>);
+        } else if (withWorkloads && workloadKind(kind)) {
+          const ns = metaField(obj, 'namespace');
+          facts.workloadNamespaces.add(typeof ns === 'string' && ns !== '' ? ns : fallback);
+        }
+      }
     }
   }
-  return out;
+  return facts;
 }
 
-export async function runInject(req: InjectRequest): Promise<CommandResult> {
-  const glyphs = req.glyphs ?? PLAIN_GLYPHS;
-  const streams = readStreams(await readManifestSources(req.inputs, req.readers));
+interface StreamRun {
+  output?: StreamOutput;
+  reports: DocReport[];
+  notes: ReportNote[];
+  errors: string[];
+}
+
+/**
+ * Runs `each` over every document of every input, writing what it returns; the reports are
+ * gathered per input, and the first input with errors makes the whole output void.
+ */
+async function transformInputs(
+  inputs: readonly ManifestInput[],
+  output: ManifestOutput,
+  each: (stream: ManifestStream) => StreamRun,
+): Promise<{ inputs: InputReport[]; errors?: string[] }> {
+  const reports: InputReport[] = [];
+  let errors: string[] | undefined;
+  for (const input of inputs) {
+    const report: InputReport = { name: input.name, reports: [], notes: [] };
+    const inputErrors: string[] = [];
+    output.beginInput('yaml');
+    for await (const stream of inputStreams(input)) {
+      const r = each(stream);
+      report.reports.push(...r.reports);
+      report.notes.push(...r.notes);
+      inputErrors.push(...r.errors);
+      if (r.output && errors === undefined && inputErrors.length === 0) {
+        output.setFormat(r.output.format);
+        output.write(r.output.text);
+      }
+    }
+    if (inputErrors.length > 0) errors ??= inputErrors;
+    reports.push(report);
+  }
+  return { inputs: reports, errors };
+}
+
+export async function runInject(req: InjectRequest): Promise<InjectResult> {
+  const { inputs, skipped } = await listManifestInputs(req.inputs, req.readers);
   const base = await resolveBaseValues(req.base);
+  const output = new ManifestOutput();
   try {
     const settings = proxySettings({ base: base.values, flags: req.flags, debugSidecar: req.debugSidecar, closeWaitTimeout: req.closeWaitTimeout });
     const defaultNamespace = base.client?.namespace ?? 'default';
     let nsAnnotations = new Map<string, Record<string, string>>();
     if (req.manual) {
-      if (base.client) nsAnnotations = await clusterNamespaceAnnotations(base.client, workloadNamespaces(streams, defaultNamespace));
-      for (const [k, v] of inputNamespaceAnnotations(streams)) nsAnnotations.set(k, v);
+      const facts = await namespaceFacts(inputs, defaultNamespace, base.client !== undefined);
+      if (base.client) nsAnnotations = await clusterNamespaceAnnotations(base.client, facts.workloadNamespaces);
+      for (const [k, v] of facts.annotations) nsAnnotations.set(k, v);
     }
-    let stderr = deprecationWarnings(req.flags).map((l) => `${l}\n`).join('');
-    stderr += base.notes.map((n) => `${glyphs.warn} ${n}\n`).join('');
-    const outputs: StreamOutput[] = [];
-    let reports = '';
-    for (const stream of streams) {
-      const r = injectStream(
-        stream,
-        {
-          manual: req.manual,
-          ...settings,
-          controlPlaneNamespace: req.base.controlPlaneNamespace,
-          createdBy: req.createdBy ?? cliCreatedBy(),
-          defaultNamespace,
-          namespaceAnnotations: (ns) => nsAnnotations.get(ns),
-        },
-        req.output,
-      );
-      if (!r.output) {
-        return { stdout: '', stderr: `${stderr}Error transforming resources:\n${r.errors.join('\n')}`, exitCode: 1 };
-      }
-      outputs.push(r.output);
-      reports += injectReportText(r.reports, { verbose: req.verbose, glyphs, notes: r.notes });
-    }
-    return { stdout: joinOutputs(outputs), stderr: stderr + reports, exitCode: 0 };
+    const injectSettings: InjectSettings = {
+      manual: req.manual,
+      ...settings,
+      controlPlaneNamespace: req.base.controlPlaneNamespace,
+      createdBy: req.createdBy ?? cliCreatedBy(),
+      defaultNamespace,
+      namespaceAnnotations: (ns) => nsAnnotations.get(ns),
+    };
+    const run = await transformInputs(inputs, output, (stream) => injectStream(stream, injectSettings, req.output));
+    return { deprecations: deprecationWarnings(req.flags), notes: base.notes, skipped, ...run, output };
+  } catch (e) {
+    output.dispose();
+    throw e;
   } finally {
     base.client?.close();
   }
@@ -133,14 +188,14 @@ export interface UninjectRequest {
   readers?: SourceReaders;
 }
 
-export async function runUninject(req: UninjectRequest): Promise<CommandResult> {
-  const streams = readStreams(await readManifestSources(req.inputs, req.readers));
-  const outputs: StreamOutput[] = [];
-  let stderr = '';
-  for (const stream of streams) {
-    const r = uninjectStream(stream, req.output);
-    outputs.push(r.output);
-    stderr += uninjectReportText(r.reports);
+export async function runUninject(req: UninjectRequest): Promise<UninjectResult> {
+  const { inputs, skipped } = await listManifestInputs(req.inputs, req.readers);
+  const output = new ManifestOutput();
+  try {
+    const run = await transformInputs(inputs, output, (stream) => ({ ...uninjectStream(stream, req.output), notes: [], errors: [] }));
+    return { skipped, inputs: run.inputs, output };
+  } catch (e) {
+    output.dispose();
+    throw e;
   }
-  return { stdout: joinOutputs(outputs), stderr, exitCode: 0 };
 }

@@ -1,39 +1,39 @@
 import { Pair, Scalar, YAMLMap, YAMLSeq, isAlias, isMap, isNode, isScalar, isSeq, visit, type Document, type Node } from 'yaml';
-import { itemsLines, mapLines, pairLines, type BlockStyle } from './emit.js';
+import type { BlockStyle } from './emit.js';
+import { isMergePair, keyOf } from './keys.js';
 import { scalarStyle } from './scalars.js';
-import { columnOf, dashOffset, lineStartOf } from './style.js';
 import { UserError } from '../errors.js';
 import { deepEqual } from '../values/tree.js';
 import { toPlain } from './positions.js';
+import type { ManifestSource } from './sources.js';
+import { arrange } from './patch/arrange.js';
+import { dealiased } from './patch/dealiased.js';
+import { FALLBACK, hadNoValue, type FallbackReason } from './patch/fallback.js';
+import { TextLayout } from './patch/layout.js';
+import { mapAdditions } from './patch/mapAdditions.js';
+import { rangeOf, type Collection, type EditLog, type Patch, type PatchResult, type Tombstone } from './patch/patch.js';
+import { removedItems, removedKeys } from './patch/removals.js';
+import { replacedScalars } from './patch/replacements.js';
+import { libraryText } from './patch/library.js';
+import { realiased } from './patch/realiased.js';
+import { seqAdditions } from './patch/seqAdditions.js';
+
+export { isMergePair, keyOf } from './keys.js';
+export { FALLBACK } from './patch/fallback.js';
+export type { FallbackReason } from './patch/fallback.js';
 
 /*
  * Edits one parsed document through the yaml Document API and writes the result back as the user's
  * own text with only the edited lines changed.
  *
  * Every operation changes the Document (so reads, toJS and JSON output see the new state) and is
- * remembered against the original node positions. When the document is written, the operations
- * become text patches: added lines rendered in the document's own layout, removed lines cut out,
- * replaced scalars swapped in place. Everything else — comments, quoting, anchors, blank lines,
- * odd spacing — stays byte for byte. Shapes a line patch cannot express safely (a non-empty flow
- * collection, an edit through an alias, a key sharing its line) make the document fall back to the
- * yaml library's own stringifier, which still keeps comments, order, quoting and anchors.
+ * remembered against the original node positions (the EditLog). When the document is written, one
+ * patcher per kind of edit (patch/*.ts) turns them into text patches: added lines rendered in the
+ * document's own layout, removed lines cut out, replaced scalars swapped in place. Everything else —
+ * comments, quoting, anchors, blank lines, odd spacing — stays byte for byte. Shapes a patch cannot
+ * express safely (patch/fallback.ts names each) make the document fall back to the yaml library's
+ * own stringifier, which still keeps comments, order, quoting and anchors.
  */
-
-type Collection = YAMLMap | YAMLSeq;
-
-interface Patch {
-  start: number;
-  end: number;
-  text: string;
-  order: number;
-  /** Column of inserted lines: at one offset, what goes into a nested collection comes first. */
-  col?: number;
-}
-
-interface Tombstone {
-  pair: Pair;
-  index: number;
-}
 
 export interface DocRegion {
   /** Offset of the document's first byte in the stream text (its `---`, or 0 for the first). */
@@ -46,17 +46,6 @@ export interface DocRegion {
 export class ManifestShapeError extends UserError {}
 
 
-export function keyOf(pair: Pair): string {
-  const k = pair.key;
-  if (isScalar(k)) return String(k.value);
-  return String(k);
-}
-
-function rangeOf(node: unknown): [number, number, number] | undefined {
-  const r = isNode(node) ? node.range : undefined;
-  return r ?? undefined;
-}
-
 /** A scalar node styled like the lines we emit (used when the library stringifies). */
 function scalarNode(value: string): Scalar {
   const s = new Scalar(value);
@@ -64,40 +53,40 @@ function scalarNode(value: string): Scalar {
   return s;
 }
 
-export class DocEditor {
+export class DocEditor implements EditLog {
   /** True once any operation changed the document. */
   changed = false;
-  private fallbackReason: string | undefined;
+  private fallbackReason: FallbackReason | undefined;
   private readonly nl: string;
-  private readonly origItems = new Map<Collection, unknown[]>();
-  private readonly appended = new Map<YAMLMap, Pair[]>();
-  /** New pairs placed before an existing key rather than at the end. */
-  private readonly placedBefore = new Map<Pair, Pair>();
-  private readonly replaced = new Set<Pair>();
-  private readonly tombstones = new Map<YAMLMap, Map<string, Tombstone>>();
-  private readonly seqInserts = new Map<YAMLSeq, { start: unknown[]; end: unknown[] }>();
-  private readonly deletedItems = new Set<Node>();
-  private readonly parents = new WeakMap<object, { map: YAMLMap; pair: Pair }>();
-  /** Private copies that replaced aliases, written out in full where the alias was. */
-  private readonly dealiased: Array<{ copy: Collection; alias: Node; keyStart: number | undefined }> = [];
+  readonly origItems = new Map<Collection, unknown[]>();
+  readonly appended = new Map<YAMLMap, Pair[]>();
+  readonly placedBefore = new Map<Pair, Pair>();
+  readonly replaced = new Set<Pair<unknown, Scalar>>();
+  readonly tombstones = new Map<YAMLMap, Map<string, Tombstone>>();
+  readonly seqInserts = new Map<YAMLSeq, { start: unknown[]; end: unknown[] }>();
+  readonly deletedItems = new Set<Node>();
+  readonly parents = new WeakMap<object, { map: YAMLMap; pair: Pair }>();
+  readonly dealiased: Array<{ copy: Collection; alias: Node; keyStart: number | undefined }> = [];
   /** The document as plain data before the first change. */
   private before: unknown;
   private snapshotted = false;
   /** Something was added before the snapshot: the edits cannot cancel out. */
   private addedFirst = false;
 
+  private readonly text: string;
+
   constructor(
     readonly doc: Document,
-    private readonly text: string,
+    /** The text the document was parsed from, its name and line offset (for errors). */
+    private readonly source: ManifestSource,
     readonly region: DocRegion,
     /** The document's layout, measured only when lines must be written. */
     private readonly styleOf: () => BlockStyle,
     /** False for documents without source positions (JSON input): only the model is edited. */
     private readonly positional = true,
-    /** The input's name, for errors. */
-    private readonly sourceName = '',
   ) {
-    this.nl = text.slice(region.start, region.end).includes('\r\n') ? '\r\n' : '\n';
+    this.text = source.text;
+    this.nl = this.text.slice(region.start, region.end).includes('\r\n') ? '\r\n' : '\n';
   }
 
   private styleMemo: BlockStyle | undefined;
@@ -108,7 +97,7 @@ export class DocEditor {
   }
 
   /** Why the document must be re-stringified by the library, if it must. */
-  get fallback(): string | undefined {
+  get fallback(): FallbackReason | undefined {
     return this.fallbackReason;
   }
 
@@ -192,8 +181,8 @@ export class DocEditor {
     return found.value;
   }
 
-  private where(node?: unknown): { name: string; text: string; offset: number } {
-    return { name: this.sourceName, text: this.text, offset: rangeOf(node)?.[0] ?? this.region.start };
+  private where(node?: unknown): { name: string; text: string; offset: number; lineOffset?: number } {
+    return { name: this.source.name, text: this.text, offset: rangeOf(node)?.[0] ?? this.region.start, lineOffset: this.source.lineOffset };
   }
 
   /** The mapping at `path` under `root`, every alias on the way replaced by a private copy. */
@@ -225,10 +214,13 @@ export class DocEditor {
     const m = map && this.getMap(map, key);
     const out: Record<string, string> = {};
     if (!m) return out;
+    const text = (v: unknown): string => (typeof v === 'string' ? v : v === null || v === undefined ? '' : JSON.stringify(v));
+    // Keys merged in (`<<: *labels`) first: the mapping's own keys win over them.
     for (const p of m.items) {
-      const v = this.plain(p.value);
-      out[keyOf(p)] = typeof v === 'string' ? v : v === null || v === undefined ? '' : JSON.stringify(v);
+      const merged = isMergePair(p) ? this.plain(p.value) : undefined;
+      if (merged && typeof merged === 'object' && !Array.isArray(merged)) for (const [k, v] of Object.entries(merged)) out[k] = text(v);
     }
+    for (const p of m.items) if (!isMergePair(p)) out[keyOf(p)] = text(this.plain(p.value));
     return out;
   }
 
@@ -238,7 +230,7 @@ export class DocEditor {
     return this.positional && rangeOf(node) !== undefined;
   }
 
-  private fail(reason: string): void {
+  private fail(reason: FallbackReason): void {
     this.fallbackReason ??= reason;
   }
 
@@ -279,7 +271,7 @@ export class DocEditor {
       },
       Alias: (_key, node) => {
         // An alias as a sequence item or a key: written by the library instead.
-        if (node.source === anchor) this.fail('an edited anchor is used as a sequence item or key');
+        if (node.source === anchor) this.fail(FALLBACK.anchorUsedAsItemOrKey);
         return undefined;
       },
     });
@@ -325,7 +317,7 @@ export class DocEditor {
       this.snapshot();
       this.touch(parent);
       found.pair.value = fresh;
-      this.fail(`"${key}" had no value`);
+      this.fail(hadNoValue(key));
       this.changed = true;
       this.parents.set(fresh, { map: parent, pair: found.pair });
       return fresh;
@@ -342,6 +334,25 @@ export class DocEditor {
    */
   ensureMap(parent: YAMLMap, key: string, before?: string): YAMLMap {
     return this.ensureCollection(parent, key, () => new YAMLMap(), isMap, 'mapping', before);
+  }
+
+  /**
+   * Like ensureMap, for a map of strings (labels, annotations) about to get new keys. An alias
+   * stays an alias: the keys go beside it under a merge key (`<<: *labels`), so the anchor is not
+   * expanded, and removing them again gives back the alias (see patch/realiased.ts).
+   */
+  ensureStringMap(parent: YAMLMap, key: string, before?: string): YAMLMap {
+    const pair = this.findPair(parent, key);
+    const alias = pair?.value;
+    if (!pair || !isAlias(alias) || !isMap(alias.resolve(this.doc)) || !this.original(pair.key)) return this.ensureMap(parent, key, before);
+    this.snapshot();
+    const merged = new YAMLMap();
+    merged.items.push(new Pair(new Scalar('<<'), alias));
+    pair.value = merged;
+    this.dealiased.push({ copy: merged, alias, keyStart: rangeOf(pair.key)?.[0] });
+    this.parents.set(merged, { map: parent, pair });
+    this.changed = true;
+    return merged;
   }
 
   /** The sequence under `key`, created (at the end of `parent`) when missing. */
@@ -373,12 +384,12 @@ export class DocEditor {
     if (isScalar(v) && this.original(v)) {
       v.value = value;
       v.type = scalarStyle(value);
-      if (this.original(pair.key)) this.replaced.add(pair);
-      else this.fail('a replaced value has no position');
+      // A value with a position is in the text, and so is its key.
+      this.replaced.add(pair as Pair<unknown, Scalar>);
       return;
     }
     pair.value = scalarNode(value);
-    if (this.original(pair.key)) this.fail('a non-scalar value was replaced by a string');
+    if (this.original(pair.key)) this.fail(FALLBACK.nonScalarReplaced);
   }
 
   /** Removes `key`; true if it was there. */
@@ -483,246 +494,35 @@ export class DocEditor {
 
   /** The document as the yaml library writes it, in the document's indentation. */
   libraryText(): string {
-    this.materialize();
-    this.unflowEditedPath();
-    const region = this.text.slice(this.region.start, this.region.end);
-    const s = this.doc.toString({
-      indent: this.style.indent,
-      indentSeq: this.style.seqIndent > 0,
-      lineWidth: 0,
-      minContentWidth: 0,
-      // `{a: b}` stays `{a: b}` in documents written that way.
-      flowCollectionPadding: !/[{[][^\s\]}]/.test(region),
-    });
-    return this.nl === '\n' ? s : s.replace(/\n/g, this.nl);
-  }
-
-  /**
-   * A flow collection cannot hold block ones: what we changed, and everything above it, is written
-   * in block style; untouched flow collections beside it keep their style.
-   */
-  private unflowEditedPath(): void {
     const edited: Collection[] = [...this.origItems.keys(), ...this.dealiased.map((d) => d.copy)];
-    if (edited.length === 0) return;
-    for (const start of edited) {
-      for (let c: Collection | undefined = start; c; c = this.parents.get(c)?.map) c.flow = false;
-    }
-    if (isMap(this.doc.contents) || isSeq(this.doc.contents)) this.doc.contents.flow = false;
-  }
-
-  /** Plain data we inserted becomes nodes styled like the lines we would have written. */
-  private materialize(): void {
-    const toNode = (v: unknown): unknown => {
-      if (isNode(v) || isPairLike(v)) return v;
-      const node = this.doc.createNode(v);
-      visit(node, {
-        Scalar: (_k, s) => {
-          if (typeof s.value === 'string') s.type = scalarStyle(s.value);
-        },
-      });
-      return node;
-    };
-    visit(this.doc, {
-      Seq: (_k, seq) => {
-        seq.items = seq.items.map(toNode);
-      },
-      Pair: (_k, pair) => {
-        pair.value = toNode(pair.value);
-      },
-    });
-  }
-
-  private lineStart(offset: number): number {
-    return lineStartOf(this.text, offset);
-  }
-
-  private endOfLine(offset: number): number {
-    if (offset > 0 && this.text[offset - 1] === '\n') return offset;
-    const i = this.text.indexOf('\n', offset);
-    return i < 0 ? this.text.length : i + 1;
-  }
-
-  private firstOnLine(offset: number): boolean {
-    return /^[ \t]*$/.test(this.text.slice(this.lineStart(offset), offset));
-  }
-
-  private insertion(at: number, lines: string[]): string {
-    if (at === 0 || this.text[at - 1] === '\n') return lines.map((l) => l + this.nl).join('');
-    return this.nl + lines.join(this.nl);
-  }
-
-  private valueEnd(pair: Pair): number {
-    return rangeOf(pair.value)?.[1] ?? rangeOf(pair.key)?.[1] ?? this.region.start;
-  }
-
-  /** The column the keys of a flow collection's parent key sit at, for turning `{}` into a block. */
-  private parentKeyColumn(c: Collection): number | undefined {
-    const parent = this.parents.get(c);
-    const k = parent && rangeOf(parent.pair.key);
-    return k ? columnOf(this.text, k[0]) : undefined;
-  }
-
-  /** Replaces an empty flow collection (`{}`/`[]`) with block lines. */
-  private flowToBlock(c: Collection, lines: (col: number) => string[], order: number): Patch | undefined {
-    const r = rangeOf(c);
-    const keyCol = this.parentKeyColumn(c);
-    if (!r || keyCol === undefined) return undefined;
-    let start = r[0];
-    while (start > 0 && this.text[start - 1] === ' ') start--;
-    const col = keyCol + (isSeq(c) ? this.style.seqIndent : this.style.indent);
-    return { start, end: r[1], text: this.nl + lines(col).join(this.nl), order };
+    return libraryText(this.doc, { region: this.text.slice(this.region.start, this.region.end), style: this.style, nl: this.nl, edited, parents: this.parents });
   }
 
   private patches(): Patch[] | undefined {
-    const out: Patch[] = [];
-    let order = 0;
-    // What patches() yields for an edit it cannot make in place (the caller then re-renders).
-    const fail = (why: string): Patch[] | undefined => {
-      this.fail(why);
-      return undefined;
-    };
-
-    for (const [map, tombs] of this.tombstones) {
-      if (map.flow) return fail('removed from a flow mapping');
-      for (const { pair } of tombs.values()) {
-        const k = rangeOf(pair.key)?.[0];
-        if (k === undefined || !this.firstOnLine(k)) return fail('a removed key shares its line');
-        out.push({ start: this.lineStart(k), end: this.endOfLine(this.valueEnd(pair)), text: '', order: order++ });
+    const layout = new TextLayout(this.text, this.nl, this.region.start);
+    let n = 0;
+    const order = () => n++;
+    const all: Patch[] = [];
+    const steps: Array<() => PatchResult> = [
+      () => removedKeys(this, layout, order),
+      () => removedItems(this, layout, order),
+      () => replacedScalars(this, layout, order),
+      () => mapAdditions(this, this, layout, order),
+      () => seqAdditions(this, this, layout, order),
+      () => dealiased(this, this, layout, order),
+      () => realiased(this, layout, order),
+    ];
+    for (const step of steps) {
+      const r = step();
+      if (!Array.isArray(r)) {
+        this.fail(r.fallback);
+        return undefined;
       }
+      all.push(...r);
     }
-
-    for (const item of this.deletedItems) {
-      const r = rangeOf(item);
-      const dash = r ? dashOffset(this.text, r[0]) : -1;
-      if (!r || dash < 0 || !this.firstOnLine(dash)) return fail('a removed item shares its line');
-      out.push({ start: this.lineStart(dash), end: this.endOfLine(r[1]), text: '', order: order++ });
-    }
-
-    for (const pair of this.replaced) {
-      const v = pair.value as Scalar;
-      const r = rangeOf(v);
-      const inline = scalarStyle(String(v.value)) === 'BLOCK_LITERAL' ? undefined : renderInline(String(v.value));
-      if (!r || inline === undefined || this.text.slice(r[0], r[1]).includes('\n')) return fail('a replaced value spans lines');
-      out.push({ start: r[0], end: r[1], text: inline, order: order++ });
-    }
-
-    for (const [map, added] of this.appended) {
-      const live = added.filter((p) => map.items.includes(p));
-      if (live.length === 0) continue;
-      const lines = (list: Pair[], col: number) => list.flatMap((p) => pairLines(keyOf(p), this.plain(p.value), col, this.style));
-      const before = (this.origItems.get(map) ?? []) as Pair[];
-      const placed = map.flow ? [] : live.filter((p) => this.placedBefore.has(p));
-      for (const p of placed) {
-        const k = rangeOf(this.placedBefore.get(p)?.key)?.[0];
-        if (k === undefined || !this.firstOnLine(k)) return fail('added before a key that shares its line');
-        const col = columnOf(this.text, k);
-        const at = this.prependPoint(k, col);
-        out.push({ start: at, end: at, text: this.insertion(at, lines([p], col)), order: order++, col });
-      }
-      const rest = live.filter((p) => !placed.includes(p));
-      if (rest.length === 0) continue;
-      const render = (col: number) => lines(rest, col);
-      if (map.flow) {
-        if (before.length > 0) return fail('added to a flow mapping');
-        const p = this.flowToBlock(map, render, order++);
-        if (!p) return fail('added to a flow mapping without a key');
-        out.push(p);
-        continue;
-      }
-      const first = before[0];
-      const last = before.at(-1);
-      const k = first && rangeOf(first.key);
-      if (!k || !last || (!this.firstOnLine(k[0]) && !this.isItemStart(k[0]))) return fail('added to a mapping without a block layout');
-      const at = this.endOfLine(this.valueEnd(last));
-      const col = columnOf(this.text, k[0]);
-      out.push({ start: at, end: at, text: this.insertion(at, render(col)), order: order++, col });
-    }
-
-    for (const [seq, ins] of this.seqInserts) {
-      const all = [...ins.start, ...ins.end];
-      if (all.length === 0) continue;
-      const before = this.origItems.get(seq) ?? [];
-      if (seq.flow) {
-        if (before.length > 0) return fail('added to a flow sequence');
-        const p = this.flowToBlock(seq, (col) => itemsLines(all, col, this.style), order++);
-        if (!p) return fail('added to a flow sequence without a key');
-        out.push(p);
-        continue;
-      }
-      const first = rangeOf(before[0]);
-      const last = rangeOf(before[before.length - 1]);
-      if (!first || !last) return fail('added to a sequence without positions');
-      const dash = dashOffset(this.text, first[0]);
-      if (dash < 0 || !this.firstOnLine(dash)) return fail('added to a sequence without a block layout');
-      const sameLine = this.text.lastIndexOf('\n', first[0]) < dash;
-      const style = { ...this.style, itemPad: isMap(before[0]) && sameLine ? first[0] - dash : this.style.itemPad };
-      const col = columnOf(this.text, dash);
-      if (ins.start.length > 0) {
-        const at = this.prependPoint(dash, col);
-        out.push({ start: at, end: at, text: this.insertion(at, itemsLines(ins.start, col, style)), order: order++, col });
-      }
-      if (ins.end.length > 0) {
-        const at = this.endOfLine(last[1]);
-        // Items are deeper than their sequence's key even when the dashes are not indented.
-        out.push({ start: at, end: at, text: this.insertion(at, itemsLines(ins.end, col, style)), order: order++, col: col + 0.5 });
-      }
-    }
-
-    for (const { copy, alias, keyStart } of this.dealiased) {
-      const r = rangeOf(alias);
-      if (!r || keyStart === undefined) return fail('an alias without a key was replaced');
-      const plain = this.plain(copy);
-      const keyCol = columnOf(this.text, keyStart);
-      let start = r[0];
-      while (start > 0 && this.text[start - 1] === ' ') start--;
-      const lines = isSeq(copy) ? itemsLines(plain as unknown[], keyCol + this.style.seqIndent, this.style) : mapLinesOf(plain, keyCol + this.style.indent, this.style);
-      const text = lines.length === 0 ? (isSeq(copy) ? ' []' : ' {}') : this.nl + lines.join(this.nl);
-      out.push({ start, end: r[1], text, order: order++ });
-    }
-
-    // Edits inside a removed range are moot; what is left must not overlap.
-    const deletions = out.filter((p) => p.end > p.start && p.text === '');
-    const inside = (p: Patch, d: Patch) =>
-      p.start === p.end ? d.start < p.start && p.start < d.end : d.start <= p.start && p.end <= d.end;
-    const kept = out.filter((p) => !deletions.some((d) => d !== p && inside(p, d)));
-    kept.sort(
-      (a, b) => a.start - b.start || Number(a.end > a.start) - Number(b.end > b.start) || (b.col ?? 0) - (a.col ?? 0) || a.order - b.order,
-    );
-    if (kept.some((p, i) => i > 0 && p.start < (kept[i - 1]?.end ?? 0))) return fail('edits overlap');
-    return kept;
+    const arranged = arrange(all);
+    if (Array.isArray(arranged)) return arranged;
+    this.fail(arranged.fallback);
+    return undefined;
   }
-
-  /** A key that starts a sequence item's mapping (`- name: x`) may share its line with the dash. */
-  private isItemStart(offset: number): boolean {
-    const dash = dashOffset(this.text, offset);
-    return dash >= 0 && this.firstOnLine(dash) && this.text.lastIndexOf('\n', offset) < dash;
-  }
-
-  /** Before a line (a sequence's first item, a key), and before comment lines directly above it (they belong to it). */
-  private prependPoint(offset: number, col: number): number {
-    let at = this.lineStart(offset);
-    while (at > this.region.start) {
-      const prevStart = this.lineStart(at - 1);
-      const line = this.text.slice(prevStart, at);
-      const indent = line.length - line.trimStart().length;
-      if (!line.trimStart().startsWith('#') || indent < col) break;
-      at = prevStart;
-    }
-    return at;
-  }
-}
-
-function mapLinesOf(plain: unknown, col: number, style: BlockStyle): string[] {
-  return mapLines((plain ?? {}) as Parameters<typeof mapLines>[0], col, style);
-}
-
-function isPairLike(v: unknown): boolean {
-  return v instanceof Pair;
-}
-
-function renderInline(v: string): string | undefined {
-  const style = scalarStyle(v);
-  if (style === 'PLAIN') return v;
-  if (style === 'QUOTE_DOUBLE') return JSON.stringify(v);
-  return undefined;
 }

@@ -27,7 +27,7 @@ const TO_JS = { maxAliasCount: MAX_ALIAS_EXPANSIONS } as const;
  */
 export function toPlain(
   doc: { toJS(o: typeof TO_JS): unknown },
-  where: { name: string; text: string; offset: number },
+  where: { name: string; text: string; offset: number; lineOffset?: number },
   node?: { toJS(doc: never, o: typeof TO_JS): unknown },
 ): unknown {
   try {
@@ -35,7 +35,7 @@ export function toPlain(
   } catch (e) {
     if (e instanceof Error && /Excessive alias count/.test(e.message)) {
       const pos = linePosition(where.text, where.offset);
-      throw positionError(where.name, pos.line, pos.col, `more than ${MAX_ALIAS_EXPANSIONS} alias expansions in this document; refusing to expand it (an alias bomb?)`);
+      throw positionError(where.name, pos.line + (where.lineOffset ?? 0), pos.col, `more than ${MAX_ALIAS_EXPANSIONS} alias expansions in this document; refusing to expand it (an alias bomb?)`);
     }
     throw e;
   }

@@ -3,7 +3,8 @@ import { firstLine } from '../errors.js';
 import { positionError } from './positions.js';
 import { DocEditor, type DocRegion } from './editor.js';
 import { DEFAULT_STYLE } from './emit.js';
-import type { ManifestSource } from './sources.js';
+import { segments, segmentsOf } from './segments.js';
+import type { ManifestInput, ManifestSource } from './sources.js';
 import { detectStyle } from './style.js';
 
 /*
@@ -59,8 +60,9 @@ export function parseManifestStream(source: ManifestSource): ManifestStream {
   return parseYamlStream(source);
 }
 
-function parseYamlStream(source: ManifestSource): ManifestStream {
+export function parseYamlStream(source: ManifestSource): ManifestStream {
   const { text, name } = source;
+  const lines = source.lineOffset ?? 0;
   const lineCounter = new LineCounter();
   const parsed = parseAllDocuments(text, { ...YAML_OPTIONS, lineCounter });
   const list = Array.isArray(parsed) ? parsed : [];
@@ -69,10 +71,10 @@ function parseYamlStream(source: ManifestSource): ManifestStream {
     const err = doc.errors[0];
     if (err) {
       const pos = err.linePos?.[0] ?? where(err.pos[0]);
-      throw positionError(name, pos.line, pos.col, firstLine(err).replace(/ at line \d+, column \d+:?$/, ''));
+      throw positionError(name, pos.line + lines, pos.col, firstLine(err).replace(/ at line \d+, column \d+:?$/, ''));
     }
     // Without a `*` in its text a document has no alias to check.
-    if (text.slice(doc.range[0], doc.range[2]).includes('*')) checkAliases(doc, name, where);
+    if (text.slice(doc.range[0], doc.range[2]).includes('*')) checkAliases(doc, name, (o) => { const p = where(o); return { line: p.line + lines, col: p.col }; });
   }
   const docs = list.map((doc, i): ManifestDoc => {
     const start = i === 0 ? 0 : doc.range[0];
@@ -84,7 +86,7 @@ function parseYamlStream(source: ManifestSource): ManifestStream {
       region,
       doc,
       present,
-      edit: (hint?: unknown) => new DocEditor(doc, text, region, () => detectStyle(text, doc, isNode(hint) ? hint : undefined), true, name),
+      edit: (hint?: unknown) => new DocEditor(doc, source, region, () => detectStyle(text, doc, isNode(hint) ? hint : undefined), true),
     };
   });
   return { source, format: 'yaml', docs };
@@ -181,8 +183,55 @@ function parseJsonStream(source: ManifestSource): ManifestStream | undefined {
       doc,
       present: true,
       jsonIndent: jsonIndentOf(text.slice(s, e)),
-      edit: () => new DocEditor(doc, text, region, () => DEFAULT_STYLE, false, source.name),
+      edit: () => new DocEditor(doc, source, region, () => DEFAULT_STYLE, false),
     };
   });
   return { source, format: 'json', docs };
+}
+
+// ---------------------------------------------------------------- streaming
+
+/**
+ * An input as a sequence of small streams, one per YAML document (see segments.ts), each parsed
+ * only when it is reached, so one document at a time is in memory. A document with nothing but
+ * separators and blank lines is not parsed at all; neither is one for which `wanted` (given the
+ * document's text) says no — it is then passed through as it is. JSON is parsed whole.
+ */
+export async function* inputStreams(input: ManifestInput, wanted?: (text: string) => boolean): AsyncGenerator<ManifestStream> {
+  const chunks = input.chunks()[Symbol.asyncIterator]();
+  // Enough of the start to see whether this is JSON.
+  let head = '';
+  for (;;) {
+    const next = await chunks.next();
+    if (next.done) break;
+    head += next.value;
+    if (head.trim() !== '') break;
+  }
+  const rest = async function* (): AsyncGenerator<string> {
+    if (head !== '') yield head;
+    for (;;) {
+      const next = await chunks.next();
+      if (next.done) return;
+      yield next.value;
+    }
+  };
+  const lead = head.replace(/^[\s\ufeff]+/, '')[0];
+  let docs: AsyncIterable<{ text: string; lineOffset: number }>;
+  if (lead === '{' || lead === '[') {
+    let text = '';
+    for await (const c of rest()) text += c;
+    const json = parseJsonStream({ name: input.name, text });
+    if (json) {
+      yield json;
+      return;
+    }
+    docs = segmentsOf(text);
+  } else {
+    docs = segments(rest());
+  }
+  for await (const seg of docs) {
+    const source = { name: input.name, text: seg.text, lineOffset: seg.lineOffset };
+    if (!hasContent(seg.text) || (wanted && !wanted(seg.text))) yield { source, format: 'yaml', docs: [] };
+    else yield parseYamlStream(source);
+  }
 }

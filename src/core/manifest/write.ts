@@ -17,8 +17,25 @@ export interface StreamOutput {
   format: ManifestFormat;
 }
 
+/**
+ * YAML values JSON has no type for, written as Kubernetes and go-yaml read them: `!!binary` as its
+ * base64 text (what a Secret's `data` holds), `!!set` as a mapping to nulls, `!!omap`/`!!pairs`
+ * as a mapping in their order.
+ */
+function jsonValue(this: unknown, key: string, value: unknown): unknown {
+  const raw = (this as Record<string, unknown>)[key];
+  if (raw instanceof Uint8Array) return Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('base64');
+  if (raw instanceof Set) return Object.fromEntries([...(raw as Set<unknown>)].map((k) => [String(k), null]));
+  if (raw instanceof Map) return Object.fromEntries([...(raw as Map<unknown, unknown>)].map(([k, v]) => [String(k), v]));
+  return value;
+}
+
+export function toJson(value: unknown, indent: string | number = 0): string {
+  return JSON.stringify(value, jsonValue, indent);
+}
+
 function plainOf(d: ManifestDoc, stream: ManifestStream): unknown {
-  return toPlain(d.doc, { name: stream.source.name, text: stream.source.text, offset: d.region.start });
+  return toPlain(d.doc, { ...stream.source, offset: d.region.start });
 }
 
 export function renderStream(stream: ManifestStream, editors: ReadonlyArray<DocEditor | undefined>, format: OutputFormat): StreamOutput {
@@ -33,27 +50,15 @@ export function renderStream(stream: ManifestStream, editors: ReadonlyArray<DocE
       at = d.region.end;
       if (!ed || ed.unchanged()) parts.push(text.slice(d.region.start, d.region.end));
       else if (stream.format === 'yaml') parts.push(ed.render());
-      else parts.push(JSON.stringify(plainOf(d, stream), null, d.jsonIndent ?? 0));
+      else parts.push(toJson(plainOf(d, stream), d.jsonIndent ?? 0));
     });
     parts.push(text.slice(at));
     return { text: parts.join(''), format: target };
   }
   const present = stream.docs.filter((d) => d.present && d.doc.contents !== null);
   if (target === 'json') {
-    return { text: present.map((d) => `${JSON.stringify(plainOf(d, stream))}\n`).join(''), format: target };
+    return { text: present.map((d) => `${toJson(plainOf(d, stream))}\n`).join(''), format: target };
   }
   const yaml = present.map((d) => new Document(plainOf(d, stream)).toString({ lineWidth: 0, indentSeq: false }) + '---\n');
   return { text: yaml.join(''), format: target };
-}
-
-/** Joins the outputs of several inputs into one stream kubectl can read. */
-export function joinOutputs(outputs: readonly StreamOutput[]): string {
-  let out = '';
-  for (const o of outputs) {
-    if (o.text === '') continue;
-    if (out !== '' && !out.endsWith('\n')) out += '\n';
-    if (out !== '' && o.format === 'yaml' && !/^(\ufeff)?---/.test(o.text) && !/---\r?\n$/.test(out)) out += '---\n';
-    out += o.text;
-  }
-  return out;
 }

@@ -6,7 +6,8 @@ import { resolveBaseValues } from '../../../src/core/inject/baseValues.js';
 import { UserError } from '../../../src/core/errors.js';
 import { KubeError } from '../../../src/core/kube/kubeError.js';
 import { kubeGlobals, startApiServer, type ApiServer } from '../../support/apiserver.js';
-import { ANCHORS, M, ROOT } from './support.js';
+import { injectText } from '../../../src/cli/output/inject.js';
+import { ANCHORS, M, ROOT, printed, type CommandResult } from './support.js';
 
 const anchors = readFileSync(path.join(ROOT, ANCHORS), 'utf8');
 
@@ -41,10 +42,14 @@ function request(server: ApiServer, o: Partial<InjectRequest> = {}): InjectReque
     output: 'auto',
     flags: [],
     debugSidecar: false,
-    verbose: false,
     base: { ignoreCluster: false, controlPlaneNamespace: 'linkerd', kube: kubeGlobals(server) },
     ...o,
   };
+}
+
+async function run(req: InjectRequest): Promise<CommandResult> {
+  const result = await runInject(req);
+  return printed(result, injectText(result, { verbose: false }));
 }
 
 describe('inject against a cluster', () => {
@@ -56,7 +61,7 @@ describe('inject against a cluster', () => {
   afterAll(() => server.stop());
 
   it('renders from the cluster’s linkerd-config: its anchors, proxy version and log level', async () => {
-    const r = await runInject(request(server, { inputs: [path.join(ROOT, M('errors/no-token.yaml'))] }));
+    const r = await run(request(server, { inputs: [path.join(ROOT, M('errors/no-token.yaml'))] }));
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('image: cr.l5d.io/linkerd/proxy:edge-26.8.5');
     expect(r.stdout).toContain('linkerd.io/proxy-version: edge-26.8.5');
@@ -65,16 +70,16 @@ describe('inject against a cluster', () => {
   });
 
   it('applies the namespace’s config annotations under the workload’s, like the proxy injector', async () => {
-    const r = await runInject(request(server));
+    const r = await run(request(server));
     expect(r.stdout).toMatch(/resources:\n\s+requests:\n\s+cpu: 250m/);
     expect(r.stdout).toContain('value: debug,[{headers}]=off,[{request}]=off');
   });
 
   it('writes override annotations relative to the cluster’s values, and a flag beats the namespace', async () => {
-    const r = await runInject(request(server, { manual: false, flags: [{ name: 'proxy-log-level', value: 'info' }, { name: 'proxy-cpu-request', value: '1' }] }));
+    const r = await run(request(server, { manual: false, flags: [{ name: 'proxy-log-level', value: 'info' }, { name: 'proxy-cpu-request', value: '1' }] }));
     expect(r.stdout).not.toContain('config.linkerd.io/proxy-log-level');
     expect(r.stdout).toContain('config.linkerd.io/proxy-cpu-request: "1"');
-    const m = await runInject(request(server, { flags: [{ name: 'proxy-cpu-request', value: '1' }] }));
+    const m = await run(request(server, { flags: [{ name: 'proxy-cpu-request', value: '1' }] }));
     expect(m.stdout).toMatch(/requests:\n\s+cpu: "1"/);
   });
 

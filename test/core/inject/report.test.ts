@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { injectReportText, uninjectReportText, type DocReport } from '../../../src/core/inject/report.js';
+import { injectReportText, uninjectReportText } from '../../../src/cli/output/inject.js';
+import type { DocReport } from '../../../src/core/inject/report.js';
 
 const web: DocReport = { kind: 'deployment', name: 'web', outcome: 'injected' };
 

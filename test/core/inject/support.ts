@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { runInject, runUninject, type CommandResult, type InjectRequest } from '../../../src/core/inject/index.js';
+import { runInject, runUninject, type InjectRequest, type InjectResult, type UninjectResult } from '../../../src/core/inject/index.js';
+import { injectText, uninjectText, type CommandText } from '../../../src/cli/output/inject.js';
 import type { SetFlag } from '../../../src/core/values/flags.js';
 
 export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -26,6 +27,22 @@ export function expectGolden(name: string, actual: string): void {
   expect(actual).toBe(readFileSync(file, 'utf8'));
 }
 
+/** What the command prints. */
+export interface CommandResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+/** The printed form of a result, as the command writes it. */
+export async function printed(result: InjectResult | UninjectResult, text: CommandText): Promise<CommandResult> {
+  try {
+    return { stdout: text.printManifest ? await result.output.text() : '', stderr: text.stderr, exitCode: text.exitCode };
+  } finally {
+    result.output.dispose();
+  }
+}
+
 export interface InjectOptions {
   manual?: boolean;
   flags?: Record<string, string | boolean | string[]>;
@@ -40,16 +57,15 @@ export interface InjectOptions {
 }
 
 /** inject through the core entry point, offline, run from the repository root. */
-export function inject(inputs: string[], o: InjectOptions = {}): Promise<CommandResult> {
+export async function inject(inputs: string[], o: InjectOptions = {}): Promise<CommandResult> {
   const flags: SetFlag[] = Object.entries(o.flags ?? {}).map(([name, value]) => ({ name, value }));
   const req: InjectRequest = {
-    inputs: inputs.map((i) => (i === '-' || /^https?:/.test(i) ? i : path.join(ROOT, i))),
+    inputs: inputs.map((i) => (i === '-' || /^https?:/.test(i) || path.isAbsolute(i) ? i : path.join(ROOT, i))),
     manual: o.manual ?? false,
     output: o.output ?? 'auto',
     flags,
     debugSidecar: o.debugSidecar ?? false,
     closeWaitTimeout: o.closeWaitTimeout,
-    verbose: o.verbose ?? false,
     base: {
       ignoreCluster: true,
       controlPlaneNamespace: 'linkerd',
@@ -60,15 +76,17 @@ export function inject(inputs: string[], o: InjectOptions = {}): Promise<Command
     },
     readers: { stdin: async () => Buffer.from(o.stdin ?? '') },
   };
-  return runInject(req).then(relative);
+  const result = await runInject(req);
+  return relative(await printed(result, injectText(result, { verbose: o.verbose ?? false })));
 }
 
-export function uninject(inputs: string[], o: { output?: 'auto' | 'yaml' | 'json'; stdin?: string } = {}): Promise<CommandResult> {
-  return runUninject({
-    inputs: inputs.map((i) => (i === '-' ? i : path.join(ROOT, i))),
+export async function uninject(inputs: string[], o: { output?: 'auto' | 'yaml' | 'json'; stdin?: string } = {}): Promise<CommandResult> {
+  const result = await runUninject({
+    inputs: inputs.map((i) => (i === '-' || path.isAbsolute(i) ? i : path.join(ROOT, i))),
     output: o.output ?? 'auto',
     readers: { stdin: async () => Buffer.from(o.stdin ?? '') },
-  }).then(relative);
+  });
+  return relative(await printed(result, uninjectText(result)));
 }
 
 /** Paths in messages relative to the repository, so goldens hold no machine path. */

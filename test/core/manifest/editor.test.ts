@@ -96,8 +96,21 @@ describe('DocEditor line patches', () => {
     expect(out).toBe('a: &l\n  app: web\n  x: z\nb:\n  app: web\n');
   });
 
-  it('falls back to the yaml library for a non-empty flow collection, keeping untouched flow style', () => {
+  it('adds to and removes from a one-line flow mapping in flow style', () => {
     const text = '# c\nm: {a: 1, n: {x: [1, 2]}}\n';
+    const added = edit(text, (ed, root) => ed.setString(ed.getMap(root, 'm')!, 'b', 'two, three'));
+    expect(added.fallback).toBeUndefined();
+    expect(added.out).toBe('# c\nm: {a: 1, n: {x: [1, 2]}, b: "two, three"}\n');
+    const removed = edit('m: {a: 1, b: 2, c: 3}\n', (ed, root) => {
+      ed.deleteKey(ed.getMap(root, 'm')!, 'a');
+      ed.deleteKey(ed.getMap(root, 'm')!, 'c');
+    });
+    expect(removed.fallback).toBeUndefined();
+    expect(removed.out).toBe('m: {b: 2}\n');
+  });
+
+  it('falls back to the yaml library for a flow mapping on several lines, keeping untouched flow style', () => {
+    const text = '# c\nm: {a: 1,\n  n: {x: [1, 2]}}\n';
     const { out, fallback } = edit(text, (ed, root) => ed.setString(ed.getMap(root, 'm')!, 'b', 'two'));
     expect(fallback).toBe('added to a flow mapping');
     expect(out).toBe('# c\nm:\n  a: 1\n  n: {x: [1, 2]}\n  b: two\n');

@@ -1,0 +1,101 @@
+import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { once } from 'node:events';
+import os from 'node:os';
+import path from 'node:path';
+import type { ManifestFormat } from './stream.js';
+
+/*
+ * The manifest a command prints, built one document at a time. It is printed only once every input
+ * succeeded (nothing half-written on stdout), so it is kept until then: in memory up to a few
+ * megabytes, then in a private temporary file, so memory does not grow with the output.
+ *
+ * The outputs of several inputs are joined into one stream kubectl can read: a newline where one
+ * did not end with one, and a `---` before a YAML output that does not start with one.
+ */
+
+/** Characters kept in memory before the rest goes to a temporary file. */
+export const MEMORY_LIMIT = 8 << 20;
+
+export class ManifestOutput {
+  private parts: string[] = [];
+  private inMemory = 0;
+  private file: string | undefined;
+  private fd: number | undefined;
+  private tail = '';
+  private started = false;
+  private inputFormat: ManifestFormat = 'yaml';
+  private inputStarted = false;
+
+  constructor(private readonly memoryLimit = MEMORY_LIMIT) {}
+
+  /** The next input's output starts here. */
+  beginInput(format: ManifestFormat): void {
+    this.inputFormat = format;
+    this.inputStarted = false;
+  }
+
+  /** Sets the output format of the current input, known once its first document is read. */
+  setFormat(format: ManifestFormat): void {
+    if (!this.inputStarted) this.inputFormat = format;
+  }
+
+  write(text: string): void {
+    if (text === '') return;
+    if (!this.inputStarted) {
+      this.inputStarted = true;
+      if (this.started && !this.tail.endsWith('\n')) this.append('\n');
+      if (this.started && this.inputFormat === 'yaml' && !/^(\ufeff)?---/.test(text) && !/---\r?\n$/.test(this.tail)) this.append('---\n');
+    }
+    this.append(text);
+  }
+
+  private append(text: string): void {
+    this.started = true;
+    this.tail = (this.tail + text).slice(-8);
+    this.parts.push(text);
+    this.inMemory += text.length;
+    if (this.inMemory > this.memoryLimit) this.spill();
+    // Many small documents (or bare separators) as one string, not a million small ones.
+    else if (this.parts.length >= 1024) this.parts = [this.parts.join('')];
+  }
+
+  private spill(): void {
+    if (this.fd === undefined) {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'linkerd-output-'));
+      this.file = path.join(dir, 'manifest');
+      this.fd = openSync(this.file, 'wx', 0o600);
+    }
+    writeSync(this.fd, this.parts.join(''));
+    this.parts = [];
+    this.inMemory = 0;
+  }
+
+  /** Writes the whole output to `out`, respecting its back-pressure. */
+  async writeTo(out: NodeJS.WritableStream): Promise<void> {
+    const put = async (chunk: string | Buffer) => {
+      if (!out.write(chunk)) await once(out, 'drain');
+    };
+    if (this.file !== undefined) {
+      for await (const chunk of createReadStream(this.file)) await put(chunk as Buffer);
+    }
+    if (this.parts.length > 0) await put(this.parts.join(''));
+  }
+
+  /** The whole output as one string (tests, small outputs). */
+  async text(): Promise<string> {
+    let s = '';
+    if (this.file !== undefined) {
+      for await (const chunk of createReadStream(this.file, 'utf8')) s += chunk as string;
+    }
+    return s + this.parts.join('');
+  }
+
+  /** Frees the temporary file, if any. */
+  dispose(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    if (this.file !== undefined) rmSync(path.dirname(this.file), { recursive: true, force: true });
+    this.fd = undefined;
+    this.file = undefined;
+    this.parts = [];
+  }
+}
