@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { isUserError } from '../core/errors.js';
 import { addGlobalFlags, resolveGlobals } from './globals.js';
+import { useCobraHelp } from './help/cobraHelp.js';
 
 /**
  * A subcommand is registered only when it runs (or when help lists them all), so start-up
@@ -46,13 +47,26 @@ function firstPositional(args: string[]): string | undefined {
   return undefined;
 }
 
+/** `--verbose` (or `--verbose=true`) among the flags, before any `--`. */
+function isVerbose(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).some((a) => a === '--verbose' || a === '--verbose=true');
+}
+
 export function buildProgram(): Command {
   const program = new Command('linkerd')
     .description('linkerd manages the Linkerd service mesh.')
     .showSuggestionAfterError(true)
     .configureOutput({ outputError: (str, write) => write(str.replace(/^error: /, 'Error: ')) })
     .exitOverride();
+  useCobraHelp(program);
   addGlobalFlags(program);
+  // Bare `linkerd` is a request for help, as cobra answers a command with no Run: stdout, exit 0.
+  program.action(() => {
+    program.outputHelp();
+  });
+  // An action on the root turns commander's implicit `help [command]` off; cobra has it.
+  program.helpCommand(true);
   // Like the real CLI's PersistentPreRunE: the namespace is validated before any command runs.
   program.hook('preAction', () => {
     resolveGlobals(program);
@@ -74,6 +88,18 @@ export async function main(argv: string[]): Promise<void> {
     throw e;
   });
   const args = argv.slice(2);
+  if (args[0] === '__complete') {
+    // What the completion scripts run on TAB: candidates for the words typed so far.
+    const [{ complete }, { completionSources }] = await Promise.all([import('./completion/complete.js'), import('./completion/sources.js')]);
+    const candidates = await complete(await loadAllCommands(), args.slice(1), completionSources);
+    process.stdout.write(candidates.map((c) => `${c}\n`).join(''));
+    return;
+  }
+  const verbose = isVerbose(args);
+  if (verbose) {
+    const [{ observeRequests }, { requestLogLine }] = await Promise.all([import('../core/kube/requestLog.js'), import('./output/requestLog.js')]);
+    observeRequests((r) => process.stderr.write(requestLogLine(r)));
+  }
   const program = buildProgram();
   const wanted = firstPositional(args);
   const entry = COMMANDS.find((c) => c.name === wanted || c.aliases?.includes(wanted ?? ''));
@@ -82,19 +108,24 @@ export async function main(argv: string[]): Promise<void> {
 
   if (wanted && !entry && !['help'].includes(wanted)) {
     const { runPlugin } = await import('./plugin.js');
-    process.exitCode = runPlugin(args);
+    process.exitCode = runPlugin(args, [...COMMANDS.map((c) => c.name), 'help'].sort());
     return;
   }
 
   try {
     await program.parseAsync(argv);
   } catch (e) {
-    process.exitCode = reportError(e, args.includes('--verbose'));
+    process.exitCode = await reportError(e, verbose);
   }
 }
 
 /** The one error path: one line on stderr, a stack trace only with --verbose. */
-export function reportError(e: unknown, verbose: boolean): number {
+export async function reportError(e: unknown, verbose: boolean): Promise<number> {
+  // LINKERD_TS_STACK=raw keeps the positions in the built files (debugging the build itself).
+  const stackOf = async (err: Error) => {
+    const stack = err.stack ?? String(err);
+    return process.env.LINKERD_TS_STACK === 'raw' ? stack : (await import('./output/stackTrace.js')).sourceMappedStack(stack);
+  };
   if (e instanceof CommanderError) {
     // commander already printed its message (help and version exit 0)
     return e.exitCode;
@@ -107,12 +138,12 @@ export function reportError(e: unknown, verbose: boolean): number {
     }
     process.stderr.write(`Error: ${e.message}\n`);
     if (e.hint) process.stderr.write(`${e.hint}\n`);
-    if (verbose && e.stack) process.stderr.write(`${e.stack}\n`);
+    if (verbose && e.stack) process.stderr.write(`${await stackOf(e)}\n`);
     return e.exitCode;
   }
   const err = e instanceof Error ? e : new Error(String(e));
   process.stderr.write(`Error: ${err.message}\n`);
-  if (verbose) process.stderr.write(`${err.stack}\n`);
+  if (verbose) process.stderr.write(`${await stackOf(err)}\n`);
   else process.stderr.write('This is a bug in linkerd-ts; run again with --verbose and report the output.\n');
   return 1;
 }

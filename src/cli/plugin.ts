@@ -1,3 +1,4 @@
+import { unknownCommandText } from './help/unknownCommand.js';
 import { spawnSync } from 'node:child_process';
 
 /**
@@ -8,16 +9,16 @@ const PLAIN_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 
 /**
  * Unknown subcommands run `linkerd-<name>` from PATH with the remaining arguments,
- * as the real CLI's extension mechanism does.
+ * as the real CLI's extension mechanism does; without one, cobra's unknown-command error.
  */
-export function runPlugin(args: string[]): number {
+export function runPlugin(args: string[], commandNames: readonly string[]): number {
   const [name = '', ...rest] = args;
   if (name.startsWith('-')) {
     process.stderr.write('Cannot accept flags before Linkerd extension name\n');
     return 1;
   }
   const unknown = () => {
-    process.stderr.write(`Error: unknown command ${JSON.stringify(name)} for "linkerd"\nRun 'linkerd --help' for usage.\n`);
+    process.stderr.write(unknownCommandText(name, 'linkerd', commandNames));
     return 1;
   };
   if (!PLAIN_NAME.test(name)) return unknown();

@@ -52,6 +52,6 @@ describe('linkerd install -f - (CLI)', () => {
   it('mentions URLs and - in the help of -f, --values', async () => {
     const r = await runCli(['install', '--help']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/-f, --values <file>\s+Specify values in a YAML file or a URL, or - for standard input \(can specify multiple\)/);
+    expect(r.stdout).toMatch(/-f, --values strings\s+Specify values in a YAML file or a URL, or - for standard input \(can specify multiple\)/);
   });
 });

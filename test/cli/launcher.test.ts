@@ -20,7 +20,8 @@ interface Run {
   stderr: string;
 }
 
-const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: '/nonexistent', KUBECONFIG: '/nonexistent', ...extra });
+// LINKERD_TS_STACK=raw: stack traces name the bundle or snapshot file they ran from (startedFrom).
+const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: '/nonexistent', KUBECONFIG: '/nonexistent', LINKERD_TS_STACK: 'raw', ...extra });
 
 /** The launcher as a user runs it (an executable), from `bin`, with `extra` in its environment. */
 function launch(bin: string, args: string[], extra: NodeJS.ProcessEnv = {}): Run {

@@ -62,27 +62,6 @@ describe('linkerd (root command)', () => {
   });
 });
 
-describe('linkerd completion', () => {
-  it('emits a bash script that completes subcommands and their flags', async () => {
-    const r = await runCli(['completion', 'bash']);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toContain('complete -o default -F _linkerd_completions linkerd');
-    expect(r.stdout).toMatch(/install\) opts="[^"]*--crds/);
-    expect(r.stdout).toMatch(/inject\) opts="[^"]*--manual/);
-  });
-
-  it('emits zsh and fish scripts', async () => {
-    expect((await runCli(['completion', 'zsh'])).stdout).toMatch(/^#compdef linkerd/);
-    expect((await runCli(['completion', 'fish'])).stdout).toContain("complete -c linkerd -n '__fish_seen_subcommand_from check' -l pre");
-  });
-
-  it('rejects other shells with the real message', async () => {
-    const r = await runCli(['completion', 'powershell']);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toBe('Error: unsupported shell type (must be bash, zsh or fish): powershell\n');
-  });
-});
-
 describe('flag errors', () => {
   it('reports an unknown flag as one Error line with exit 1 and nothing on stdout', async () => {
     const r = await runCli(['install', '--bogus']);

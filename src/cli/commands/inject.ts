@@ -4,6 +4,7 @@ import type { FlagGroup } from '../../core/values/flags.js';
 import { acceptGoBools, addBoolFlag } from '../flags/boolFlags.js';
 import { addValueFlags, readSetFlags } from '../flags/valueFlags.js';
 import { resolveGlobals } from '../globals.js';
+import { setExamples } from '../help/cobraHelp.js';
 import { manifestFormat } from '../output/manifest.js';
 import { painterFor } from '../output/terminal.js';
 
@@ -22,7 +23,6 @@ const InjectOptionsSchema = z.object({
 });
 
 const EXAMPLES = `
-Examples:
   # Annotate the workloads of a file for the proxy injector, and apply them.
   linkerd inject deploy.yaml | kubectl apply -f -
 
@@ -40,7 +40,8 @@ export function register(program: Command): Command {
     .command('inject')
     .description('Add the Linkerd proxy to a Kubernetes config: files, directories, https:// URLs or - (stdin)')
     .argument('[CONFIG-FILE...]', 'manifests to inject')
-    .addHelpText('after', EXAMPLES);
+;
+  setExamples(cmd, EXAMPLES);
   addValueFlags(cmd, GROUPS);
   addBoolFlag(cmd, '--manual', 'Include the proxy sidecar container spec in the YAML output (the full spec, not just the annotation)', { default: false });
   addBoolFlag(cmd, '--ignore-cluster', 'Do not read the Linkerd configuration from the current cluster; use defaults and --values', { default: false });

@@ -6,6 +6,7 @@ import { acceptGoBools } from '../flags/boolFlags.js';
 import { addHelmValueFlags, HelmValueOptions } from '../flags/helmValues.js';
 import { addValueFlags, readSetFlags } from '../flags/valueFlags.js';
 import { resolveGlobals } from '../globals.js';
+import { setExamples } from '../help/cobraHelp.js';
 import { manifestFormat, renderManifest } from '../output/manifest.js';
 
 const GROUPS: FlagGroup[] = ['A', 'B', 'C'];
@@ -23,11 +24,8 @@ const InstallOptionsSchema = HelmValueOptions.extend({
 export function register(program: Command): Command {
   const cmd = program
     .command('install')
-    .description('Output Kubernetes configs to install Linkerd')
-    .addHelpText(
-      'after',
-      '\nExamples:\n  # Install CRDs first.\n  linkerd install --crds | kubectl apply -f -\n\n  # Install the core control plane.\n  linkerd install | kubectl apply -f -',
-    );
+    .description('Output Kubernetes configs to install Linkerd');
+  setExamples(cmd, '  # Install CRDs first.\n  linkerd install --crds | kubectl apply -f -\n\n  # Install the core control plane.\n  linkerd install | kubectl apply -f -');
   addValueFlags(cmd, GROUPS);
   addHelmValueFlags(cmd)
     .option('--crds', 'Install Linkerd CRDs', false)

@@ -1,14 +1,16 @@
 import type { Command } from 'commander';
 import { OutputOption } from '../flags/helmValues.js';
 import { resolveGlobals } from '../globals.js';
+import { setExamples } from '../help/cobraHelp.js';
 import { manifestFormat } from '../output/manifest.js';
 import { renderStubs } from '../output/stubs.js';
 
 export function register(program: Command): Command {
-  return program
+  const cmd = program
     .command('prune')
-    .description('Output extraneous Kubernetes resources in the linkerd control plane')
-    .addHelpText('after', '\nExamples:\n  # Prune extraneous resources.\n  linkerd prune | kubectl delete -f -')
+    .description('Output extraneous Kubernetes resources in the linkerd control plane');
+  setExamples(cmd, '  # Prune extraneous resources.\n  linkerd prune | kubectl delete -f -');
+  return cmd
     .option('-o, --output <format>', 'Output format. One of: json|yaml', 'yaml')
     .action(async (flags: unknown) => {
       const opts = OutputOption.parse(flags);

@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { acceptGoBools, addBoolFlag } from '../flags/boolFlags.js';
 import { OutputOption } from '../flags/helmValues.js';
 import { resolveGlobals } from '../globals.js';
+import { setExamples } from '../help/cobraHelp.js';
 import { manifestFormat } from '../output/manifest.js';
 import { renderStubs } from '../output/stubs.js';
 
@@ -17,8 +18,8 @@ export function register(program: Command): Command {
     .command('uninstall')
     .summary('Output Kubernetes resources to uninstall Linkerd control plane')
     .description(LONG)
-    .addHelpText('after', '\nExamples:\n  linkerd uninstall | kubectl delete -f -')
     .option('-o, --output <format>', 'Output format. One of: json|yaml', 'yaml');
+  setExamples(cmd, '  linkerd uninstall | kubectl delete -f -');
   addBoolFlag(cmd, '-f, --force', 'Force uninstall even if there exist non-control-plane injected pods', { default: false });
   acceptGoBools(cmd);
   return cmd.action(async (flags: unknown) => {

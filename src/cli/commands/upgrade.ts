@@ -5,6 +5,7 @@ import { acceptGoBools, addBoolFlag } from '../flags/boolFlags.js';
 import { addHelmValueFlags, HelmValueOptions, OutputOption } from '../flags/helmValues.js';
 import { addValueFlags, readSetFlags } from '../flags/valueFlags.js';
 import { resolveGlobals } from '../globals.js';
+import { setExamples } from '../help/cobraHelp.js';
 import { manifestFormat, renderManifest } from '../output/manifest.js';
 
 const GROUPS: FlagGroup[] = ['B', 'C'];
@@ -23,7 +24,6 @@ plane. The default values displayed in the Flags section below only apply to the
 install command.`;
 
 const EXAMPLES = `
-Examples:
   # Upgrade CRDs first
   linkerd upgrade --crds | kubectl apply -f -
 
@@ -37,8 +37,8 @@ export function register(program: Command): Command {
   const cmd = program
     .command('upgrade')
     .summary('Output Kubernetes configs to upgrade an existing Linkerd control plane')
-    .description(LONG)
-    .addHelpText('after', EXAMPLES);
+    .description(LONG);
+  setExamples(cmd, EXAMPLES);
   addValueFlags(cmd, GROUPS);
   addHelmValueFlags(cmd);
   addBoolFlag(cmd, '--crds', 'Upgrade Linkerd CRDs', { default: false });

@@ -27,6 +27,8 @@ export function register(program: Command): Command {
         const { readVersions } = await import('../../core/kube/versions.js');
         const v = await readVersions(globals, { proxy: opts.proxy, namespace: opts.namespace });
         out.push(opts.short ? v.server : `Server version: ${v.server}`);
+        // Like the real CLI's debug log: with --verbose, say why the server did not answer.
+        if (globals.verbose && v.serverUnavailable) process.stderr.write(`Server version unavailable: ${v.serverUnavailable}\n`);
         if (opts.proxy) {
           if (v.proxies === undefined) out.push(opts.short ? 'unavailable' : 'Proxy versions: unavailable');
           else {

@@ -31,8 +31,9 @@ export function addValueFlags(
   const release = options.release ?? isReleaseVersion();
   for (const f of flagsOf(groups)) {
     const names = f.short ? `-${f.short}, --${f.name}` : `--${f.name}`;
-    const hidden = f.hidden === true || (release && f.hiddenInRelease === true);
-    const help = f.deprecated ? `${f.help} (deprecated: ${f.deprecated})` : f.help;
+    // Deprecated flags still work (with pflag's warning) but are hidden, as MarkDeprecated does.
+    const hidden = f.hidden === true || f.deprecated !== undefined || (release && f.hiddenInRelease === true);
+    const help = f.help;
     if (f.kind === 'bool') {
       addBoolFlag(command, names, help, { default: f.default === true, hidden });
       continue;

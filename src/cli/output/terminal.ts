@@ -1,12 +1,22 @@
+/** What the rules look at: whether the stream is a terminal. */
+export type TerminalStream = Pick<NodeJS.WriteStream, 'isTTY'>;
+
 /**
- * Terminal rules, in one place: colour and spinners only when the stream is a TTY and
- * neither CI nor NO_COLOR is set. chalk and ora are loaded only when they will be used.
+ * Terminal rules, in one place: colour and spinners only when the stream is a TTY, the terminal
+ * is not `TERM=dumb`, and neither CI nor NO_COLOR is set; `FORCE_COLOR=0` (or `false`) also turns
+ * colour off, as in chalk and most CLIs. chalk and ora are loaded only when they will be used.
  */
-export function isInteractive(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): boolean {
+export function isInteractive(stream: TerminalStream, env: NodeJS.ProcessEnv = process.env): boolean {
   if (!stream.isTTY) return false;
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
   if (env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0') return false;
+  if (env.TERM === 'dumb') return false;
   return true;
+}
+
+/** Colour: an interactive stream, unless FORCE_COLOR says 0/false. */
+export function colorEnabled(stream: TerminalStream, env: NodeJS.ProcessEnv = process.env): boolean {
+  return isInteractive(stream, env) && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
 }
 
 export interface Paint {
@@ -19,8 +29,8 @@ export interface Paint {
 const plain: Paint = { green: (s) => s, yellow: (s) => s, red: (s) => s, bold: (s) => s };
 
 /** A painter for the given stream: chalk when interactive, identity functions otherwise. */
-export async function painterFor(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): Promise<Paint> {
-  if (!isInteractive(stream, env)) return plain;
+export async function painterFor(stream: TerminalStream, env: NodeJS.ProcessEnv = process.env): Promise<Paint> {
+  if (!colorEnabled(stream, env)) return plain;
   const { Chalk } = await import('chalk');
   const c = new Chalk({ level: 1 });
   return { green: (s) => c.green(s), yellow: (s) => c.yellow(s), red: (s) => c.red(s), bold: (s) => c.bold(s) };

@@ -1,4 +1,5 @@
 import { UserError } from '../errors.js';
+import { assertFlagValues } from '../values/composeValues.js';
 import { normalizeGoDuration } from '../values/duration.js';
 import { applyFlags, type FlagValue, type SetFlag } from '../values/flags.js';
 import type { Values } from '../values/schema.js';
@@ -33,6 +34,7 @@ function shown(v: FlagValue): string {
 
 export function proxySettings(input: ProxySettingsInput): ProxySettings {
   const values = applyFlags(input.base, input.flags);
+  assertFlagValues(input.base, input.flags, values);
   // Report only what the flags broke; the cluster's own values are taken as they are.
   const known = new Set(installValueProblems(input.base));
   const problem = installValueProblems(values).find((p) => !known.has(p));

@@ -6,6 +6,7 @@ import { firstLine } from '../errors.js';
 import { KubeError, type KubeErrorKind } from './kubeError.js';
 import { netErrorText, urlErrorMessage } from '../net/netErrorText.js';
 import { outboundAgent } from '../net/outboundAgent.js';
+import { recordRequest } from './requestLog.js';
 
 /** linkerd's client timeout per request (`k8s.NewAPI(…, 30s)`). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -89,6 +90,7 @@ export class KubeTransport {
     }
     this.requestCount++;
     const lib = this.server.protocol === 'https:' ? https : http;
+    const started = performance.now();
     return new Promise<TransportResponse>((resolve, reject) => {
       let settled = false;
       let timedOut = false;
@@ -97,8 +99,15 @@ export class KubeTransport {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        if ('res' in outcome) resolve(outcome.res);
-        else reject(networkError(outcome.err, req.method, url, timedOut ? (headersIn ? 'body' : 'headers') : undefined, this.proxy));
+        const durationMs = Math.round(performance.now() - started);
+        if ('res' in outcome) {
+          recordRequest({ method: req.method, url, status: outcome.res.status, durationMs });
+          resolve(outcome.res);
+          return;
+        }
+        const failure = networkError(outcome.err, req.method, url, timedOut ? (headersIn ? 'body' : 'headers') : undefined, this.proxy);
+        recordRequest({ method: req.method, url, error: failure.message.replace(/^\w+ "[^"]*": /, ''), durationMs });
+        reject(failure);
       };
       const request = lib.request(url, { method: req.method, agent: this.agent, headers }, (res) => {
         headersIn = true;

@@ -14,17 +14,25 @@ const CONTROL_PLANE_NS_LABEL = 'linkerd.io/control-plane-ns';
 export interface Versions {
   /** `linkerdVersion` from linkerd-config, or `unavailable`. */
   server: string;
+  /** Why the server version is unavailable (one line), for `--verbose`. */
+  serverUnavailable?: string;
   /** With `proxy`: proxy image tag → number of pods; `undefined` when unavailable or no pods. */
   proxies?: Map<string, number>;
 }
 
-async function serverVersion(client: KubeClient, namespace: string): Promise<string> {
+function reason(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '';
+}
+
+async function serverVersion(client: KubeClient, namespace: string): Promise<{ server: string; serverUnavailable?: string }> {
   try {
     const values = await readLinkerdConfig(client, namespace);
-    const v = values?.linkerdVersion;
-    return typeof v === 'string' && v !== '' ? v : UNAVAILABLE;
-  } catch {
-    return UNAVAILABLE;
+    if (values === undefined) return { server: UNAVAILABLE, serverUnavailable: `no linkerd-config ConfigMap in namespace ${namespace}` };
+    const v = values.linkerdVersion;
+    if (typeof v === 'string' && v !== '') return { server: v };
+    return { server: UNAVAILABLE, serverUnavailable: `linkerd-config in namespace ${namespace} has no linkerdVersion` };
+  } catch (e) {
+    return { server: UNAVAILABLE, serverUnavailable: reason(e) };
   }
 }
 
@@ -54,13 +62,14 @@ export async function readVersions(
   let client: KubeClient;
   try {
     client = await connectKube(cluster, { timeoutMs: VERSION_TIMEOUT_MS });
-  } catch {
-    return o.proxy ? { server: UNAVAILABLE, proxies: undefined } : { server: UNAVAILABLE };
+  } catch (e) {
+    const down = { server: UNAVAILABLE, serverUnavailable: reason(e) };
+    return o.proxy ? { ...down, proxies: undefined } : down;
   }
   try {
     const ns = cluster.linkerdNamespace;
     const [server, proxies] = await Promise.all([serverVersion(client, ns), o.proxy ? proxyVersions(client, ns, o.namespace) : undefined]);
-    return o.proxy ? { server, proxies } : { server };
+    return o.proxy ? { ...server, proxies } : server;
   } finally {
     client.close();
   }

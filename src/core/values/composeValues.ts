@@ -1,8 +1,8 @@
-import { type FlagContext, type SetFlag, applyFlags } from './flags.js';
+import { type FlagContext, type SetFlag, applyFlags, firstInvalidFlag, invalidFlagValue } from './flags.js';
 import { type OverrideSources, buildOverrides, combineOverlays, mergeValues, parseSetArgs } from './merge.js';
 import { type Values, ValuesSchema } from './schema.js';
 import type { Tree } from './tree.js';
-import { formatIssues } from './validateValues.js';
+import { formatIssues, issueReason } from './validateValues.js';
 import { UserError } from '../errors.js';
 
 /*
@@ -35,6 +35,19 @@ function namedLayers(src: ValueSources): { source: string; overlay: () => Tree }
 }
 
 /**
+ * Throws pflag's `invalid argument "<v>" for "--<flag>" flag: <reason>` when a flag's value breaks
+ * the schema (`--inbound-port 70000`), naming the first flag that does; a base that was already
+ * invalid is not the flags' fault.
+ */
+export function assertFlagValues(base: Values, flags: readonly SetFlag[], withFlags: Values, ctx?: FlagContext): void {
+  if (flags.length === 0) return;
+  const result = ValuesSchema.safeParse(withFlags);
+  if (result.success || !ValuesSchema.safeParse(base).success) return;
+  const culprit = firstInvalidFlag(base, flags, (v) => ValuesSchema.safeParse(v).success, ctx);
+  if (culprit) throw invalidFlagValue(culprit, issueReason(result.error.issues, withFlags));
+}
+
+/**
  * Applies flags and overrides to the base and validates the result with the schema. A schema error
  * names the layer that causes it (`values.yaml: proxy.foo: unknown key`, `--set: …`).
  */
@@ -44,6 +57,7 @@ export function composeValues(src: ValueSources): ComposedValues {
   const merged = mergeValues(withFlags, overrides);
   const result = ValuesSchema.safeParse(merged);
   if (result.success) return { values: result.data, overrides };
+  assertFlagValues(src.base, src.flags ?? [], withFlags, src.flagContext);
   for (const layer of namedLayers(src)) {
     const alone = mergeValues(withFlags, layer.overlay());
     const check = ValuesSchema.safeParse(alone);

@@ -395,7 +395,7 @@ export const VALUE_FLAGS: readonly ValueFlag[] = Object.freeze([
   // D. inject only
   flag({
     name: 'native-sidecar', group: 'D', kind: 'bool', default: false,
-    help: 'Enable native sidecar',
+    help: 'Run the proxy as a native sidecar (first in initContainers, restartPolicy Always), as the chart does by default; --native-sidecar=false puts it in containers instead. With --manual this shapes the pod spec, otherwise it sets the proxy-enable-native-sidecar annotation',
     // The flag defaults to false while the chart value defaults to true: only an explicit
     // `--native-sidecar=false` changes anything.
     apply(v, x) { v.proxy.nativeSidecar = asBool(this, x); },
@@ -459,8 +459,35 @@ export function applyFlags(values: Values, setFlags: readonly SetFlag[], ctx: Fl
       return { index, flag, value: f.value };
     })
     .sort((a, b) => a.index - b.index);
-  for (const { flag, value } of ordered) flag.apply(out, value, ctx);
+  for (const { flag, value } of ordered) {
+    try {
+      flag.apply(out, value, ctx);
+    } catch (e) {
+      // A bad value names the flag the user typed, as pflag does; file flags' errors name the file, as linkerd's do.
+      if (e instanceof UserError && !e.message.startsWith('invalid argument ') && !flag.name.endsWith('-file')) throw invalidArgument(flag, value, e.message);
+      throw e;
+    }
+  }
   return out;
+}
+
+/**
+ * The first of `setFlags` (in table order) after whose application `isValid` fails, so a schema
+ * error caused by a flag (`--inbound-port 70000`) can name that flag rather than a values path.
+ */
+export function firstInvalidFlag(values: Values, setFlags: readonly SetFlag[], isValid: (v: Values) => boolean, ctx: FlagContext = {}): SetFlag | undefined {
+  const ordered = [...setFlags].sort((a, b) => (BY_NAME.get(a.name) ?? 0) - (BY_NAME.get(b.name) ?? 0));
+  for (let n = 1; n <= ordered.length; n++) {
+    if (!isValid(applyFlags(values, ordered.slice(0, n), ctx))) return ordered[n - 1];
+  }
+  return undefined;
+}
+
+/** pflag's `invalid argument "<value>" for "--<flag>" flag: <reason>`. */
+export function invalidFlagValue(set: SetFlag, reason: string): UserError {
+  const flag = valueFlag(set.name);
+  if (flag === undefined) return new UserError(reason);
+  return invalidArgument(flag, Array.isArray(set.value) ? set.value.join(',') : set.value, reason);
 }
 
 /** pflag's warnings for deprecated flags the user set. */

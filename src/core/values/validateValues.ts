@@ -49,12 +49,22 @@ function describe(issue: Issue, input: unknown): { path: PropertyKey[]; reason: 
   }
 }
 
+function firstIssue(issues: readonly Issue[]): Issue | undefined {
+  return issues.find((i) => i.code === 'unrecognized_keys') ?? issues[0];
+}
+
+/** The reason of the first issue alone (`must be <= 65535 (got 70000)`), for a message that names its own source. */
+export function issueReason(issues: readonly Issue[], input: unknown): string {
+  const first = firstIssue(issues);
+  return first === undefined ? 'invalid value' : describe(first, input).reason;
+}
+
 /**
  * One line for the first issue (and a count of the others). Unknown keys come first: a typo such as
  * `nam:` also makes `name` missing, and the typo is the helpful half.
  */
 export function formatIssues(issues: readonly Issue[], input: unknown, source: string): string {
-  const first = issues.find((i) => i.code === 'unrecognized_keys') ?? issues[0];
+  const first = firstIssue(issues);
   if (first === undefined) return `${source}: invalid`;
   const { path, reason } = describe(first, input);
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';

@@ -50,7 +50,7 @@ describe('flags → override annotations (spec §3.4)', () => {
   });
 
   it('rejects flag values linkerd rejects', () => {
-    expect(() => overridesFor({ 'proxy-cpu-request': 'lots' })).toThrow(/^quantities must match the regular expression/);
+    expect(() => overridesFor({ 'proxy-cpu-request': 'lots' })).toThrow(/^invalid argument "lots" for "--proxy-cpu-request" flag: quantities must match the regular expression/);
     expect(() => overridesFor({ 'proxy-memory-request': 'lots' })).toThrow("Invalid memory request 'lots' for --proxy-memory-request flag");
     expect(() => overridesFor({ 'default-inbound-policy': 'open' })).toThrow(/^--default-inbound-policy must be one of/);
     expect(() => overridesFor({ 'disable-identity': true })).toThrow('--disable-identity is no longer supported; identity is always required');

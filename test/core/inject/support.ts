@@ -1,7 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect } from 'vitest';
+import { expectGoldenFile } from '../../support/golden.js';
 import { runInject, runUninject, type InjectRequest, type InjectResult, type UninjectResult } from '../../../src/core/inject/index.js';
 import { injectText, uninjectText, type CommandText } from '../../../src/cli/output/inject.js';
 import type { SetFlag } from '../../../src/core/values/flags.js';
@@ -17,14 +16,7 @@ const GOLDEN_DIR = fileURLToPath(new URL('./golden/', import.meta.url));
  * committing it).
  */
 export function expectGolden(name: string, actual: string): void {
-  const file = path.join(GOLDEN_DIR, name);
-  if (process.env.UPDATE_GOLDEN === '1') {
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, actual);
-    return;
-  }
-  if (!existsSync(file)) throw new Error(`missing golden file ${name}; run with UPDATE_GOLDEN=1 and review it`);
-  expect(actual).toBe(readFileSync(file, 'utf8'));
+  expectGoldenFile(path.join(GOLDEN_DIR, name), actual);
 }
 
 /** What the command prints. */

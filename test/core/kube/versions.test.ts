@@ -85,14 +85,19 @@ describe('readVersions (linkerd version)', () => {
 
   it('uses the -L namespace for both linkerd-config and the proxy label', async () => {
     const v = await readVersions(kubeGlobals(server, { linkerdNamespace: 'other' }), { proxy: true });
-    expect(v).toEqual({ server: 'unavailable', proxies: undefined });
+    expect(v).toEqual({ server: 'unavailable', serverUnavailable: 'no linkerd-config ConfigMap in namespace other', proxies: undefined });
   });
 
   it('never throws: unreachable cluster, bad kubeconfig, server errors', async () => {
-    expect(await readVersions(kubeGlobals(server, { kubeconfig: '/nonexistent' }), { proxy: true })).toEqual({ server: 'unavailable', proxies: undefined });
+    // …and says why, for --verbose
+    expect(await readVersions(kubeGlobals(server, { kubeconfig: '/nonexistent' }), { proxy: true })).toEqual({
+      server: 'unavailable',
+      serverUnavailable: 'stat /nonexistent: no such file or directory',
+      proxies: undefined,
+    });
     server.setFault('/api/v1', { status: 500, message: 'boom' });
     try {
-      expect(await readVersions(kubeGlobals(server), { proxy: true })).toEqual({ server: 'unavailable', proxies: undefined });
+      expect(await readVersions(kubeGlobals(server), { proxy: true })).toEqual({ server: 'unavailable', serverUnavailable: 'boom', proxies: undefined });
     } finally {
       server.clearFaults();
     }

@@ -1,0 +1,132 @@
+import type { Command, Option } from 'commander';
+
+/*
+ * `linkerd __complete WORD... CURRENT`: what the shell scripts ask for on TAB, answered from the
+ * commander tree itself (so every registered command is covered): subcommands, the flags help
+ * shows (never hidden ones, nor the `--no-*` twins), and flag values — `-o` formats, namespaces
+ * and contexts, check ids. One candidate per line; nothing means "let the shell complete files".
+ */
+
+/** Where values of one flag come from. */
+export type ValueSource = (ctx: CompletionContext) => Promise<string[]>;
+
+export interface CompletionContext {
+  /** The kubeconfig selection typed so far (`--kubeconfig`, `--context`). */
+  kubeconfig?: string;
+  context?: string;
+}
+
+export interface CompletionSources {
+  namespaces: ValueSource;
+  contexts: ValueSource;
+  checkSelectors: ValueSource;
+}
+
+/** Flags whose values come from a source rather than from the help text. */
+const SOURCE_OF_FLAG: Readonly<Record<string, keyof CompletionSources>> = {
+  '--namespace': 'namespaces',
+  '--linkerd-namespace': 'namespaces',
+  '--cni-namespace': 'namespaces',
+  '--context': 'contexts',
+  '--skip': 'checkSelectors',
+  '--only': 'checkSelectors',
+};
+
+const argumentChoices = new WeakMap<Command, readonly string[]>();
+
+/** Values offered for the command's positional arguments (e.g. `completion`'s shells). */
+export function setArgumentChoices(cmd: Command, choices: readonly string[]): Command {
+  argumentChoices.set(cmd, choices);
+  return cmd;
+}
+
+function takesValue(o: Option): boolean {
+  return o.required || o.optional;
+}
+
+/** The options in effect for `cmd`: its own and its ancestors'. */
+function optionsInScope(cmd: Command): Option[] {
+  const out: Option[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) out.push(...c.options);
+  return out;
+}
+
+function findOption(cmd: Command, flag: string): Option | undefined {
+  return optionsInScope(cmd).find((o) => o.long === flag || o.short === flag);
+}
+
+function subcommand(cmd: Command, name: string): Command | undefined {
+  return cmd.commands.find((c) => c.name() === name || c.aliases().includes(name));
+}
+
+/** The formats a flag's own help lists (`One of: json|yaml`, `one of: table, json, short`). */
+export function choicesFromHelp(o: Option): string[] {
+  if (o.argChoices) return [...o.argChoices];
+  const m = /one of:?\s+([\w-]+(?:\s*(?:,|\||or)\s*[\w-]+)+)/i.exec(o.description);
+  return m?.[1] ? m[1].split(/\s*(?:,|\||\bor\b)\s*/).filter((s) => s !== '') : [];
+}
+
+async function valuesOf(o: Option, ctx: CompletionContext, sources: CompletionSources): Promise<string[]> {
+  const source = o.long === undefined ? undefined : SOURCE_OF_FLAG[o.long];
+  if (source) return sources[source](ctx);
+  return choicesFromHelp(o);
+}
+
+function visible(o: Option): boolean {
+  return !o.hidden && o.long !== '--help';
+}
+
+/**
+ * Candidates for the last of `words` (the word being typed, maybe ''), given the words before it.
+ * bash splits `--output=js` into `--output`, `=`, `js`; that is understood too.
+ */
+export async function complete(root: Command, words: readonly string[], sources: CompletionSources): Promise<string[]> {
+  const cur = words[words.length - 1] ?? '';
+  const before = words.slice(0, -1);
+  let cmd = root;
+  const ctx: CompletionContext = {};
+  let pendingValue: Option | undefined;
+  for (let i = 0; i < before.length; i++) {
+    const w = before[i] ?? '';
+    if (pendingValue) {
+      if (w === '=') continue;
+      if (pendingValue.long === '--kubeconfig') ctx.kubeconfig = w;
+      if (pendingValue.long === '--context') ctx.context = w;
+      pendingValue = undefined;
+      continue;
+    }
+    if (w.startsWith('-')) {
+      const [flag = '', inline] = w.split(/=(.*)/s);
+      const o = findOption(cmd, flag);
+      if (o && takesValue(o)) {
+        if (inline === undefined) pendingValue = o;
+        else if (o.long === '--kubeconfig') ctx.kubeconfig = inline;
+        else if (o.long === '--context') ctx.context = inline;
+      }
+      continue;
+    }
+    cmd = subcommand(cmd, w) ?? cmd;
+  }
+  const starting = (values: readonly string[], prefix: string) => values.filter((v) => v.startsWith(prefix));
+  if (pendingValue) return starting(await valuesOf(pendingValue, ctx, sources), cur === '=' ? '' : cur);
+  const inline = /^(--[^=]+)=(.*)$/s.exec(cur);
+  if (inline?.[1] !== undefined) {
+    const o = findOption(cmd, inline[1]);
+    if (!o || !takesValue(o)) return [];
+    return starting(await valuesOf(o, ctx, sources), inline[2] ?? '').map((v) => `${inline[1]}=${v}`);
+  }
+  if (cur.startsWith('-')) {
+    const flags = optionsInScope(cmd)
+      .filter(visible)
+      .flatMap((o) => [o.long, o.short])
+      .filter((f): f is string => f !== undefined);
+    return starting([...new Set(flags)].sort(), cur);
+  }
+  const subcommands = cmd.commands.filter((c) => !hiddenCommand(c)).map((c) => c.name());
+  if (subcommands.length > 0) return starting([...subcommands, 'help'].sort(), cur);
+  return starting(argumentChoices.get(cmd) ?? [], cur);
+}
+
+function hiddenCommand(c: Command): boolean {
+  return c.name().startsWith('__') || c.name() === 'help';
+}

@@ -1,0 +1,138 @@
+import type { Command, Help, Option } from 'commander';
+
+/*
+ * Help in cobra's layout (Usage, Aliases, Examples, Available Commands, Flags, Global Flags), with
+ * flags listed as pflag prints them: sorted by name, a Go type name after the flag, and the default
+ * shown once, Go-style — only when it is not the type's zero value, quoted for strings.
+ */
+
+const examplesOf = new WeakMap<Command, string>();
+
+/** The command's examples, shown in cobra's place (before the flags). Lines as typed, indented by the caller. */
+export function setExamples(cmd: Command, examples: string): Command {
+  examplesOf.set(cmd, examples.replace(/^\n+|\s+$/g, ''));
+  return cmd;
+}
+
+/** pflag's type names, for the placeholders commands use; anything else is a string. */
+const GO_TYPES = new Set(['string', 'int', 'uint', 'duration', 'strings', 'stringArray', 'float']);
+
+/** The Go type pflag would print after the flag (`string`, `int`, `duration`, `strings`), or '' for booleans. */
+export function goTypeOf(option: Option): string {
+  if (!option.required && !option.optional) return '';
+  const placeholder = /[<[]([^>\]]+)[>\]]/.exec(option.flags)?.[1] ?? '';
+  if (GO_TYPES.has(placeholder)) return placeholder;
+  return Array.isArray(option.defaultValue) ? 'strings' : 'string';
+}
+
+/** pflag's rendering of a default value, before quoting. */
+function goValue(value: unknown): string {
+  return Array.isArray(value) ? `[${value.map(String).join(',')}]` : String(value);
+}
+
+/** pflag's defaultIsZeroValue: no default note for false, 0, "", [] or 0s. */
+function isZero(value: unknown, type: string): boolean {
+  if (value === undefined || value === null || value === false || value === '' || value === 0) return true;
+  if (Array.isArray(value)) return goValue(value) === '[]';
+  return type === 'duration' && (value === '0s' || value === '0');
+}
+
+/** ` (default …)` as pflag prints it, or '' for a zero default. */
+export function goDefault(option: Option): string {
+  if (option.defaultValueDescription !== undefined) return ` (default ${option.defaultValueDescription})`;
+  const type = goTypeOf(option);
+  const value: unknown = option.defaultValue;
+  if (isZero(value, type)) return '';
+  if (type === 'string' && typeof value === 'string') return ` (default ${JSON.stringify(value)})`;
+  return ` (default ${goValue(value)})`;
+}
+
+interface FlagRow {
+  name: string;
+  left: string;
+  usage: string;
+}
+
+function flagRow(option: Option, usage: string): FlagRow {
+  const long = option.long ?? '';
+  const short = option.short ? `  ${option.short}, ${long}` : `      ${long}`;
+  const type = goTypeOf(option);
+  return { name: long.replace(/^--/, ''), left: type ? `${short} ${type}` : short, usage: `${usage}${goDefault(option)}` };
+}
+
+/** pflag's FlagUsages: names sorted, usages in one column three spaces after the longest name. */
+function flagUsages(rows: FlagRow[]): string {
+  const sorted = [...rows].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const width = Math.max(...sorted.map((r) => r.left.length));
+  return sorted.map((r) => `${r.left.padEnd(width)}   ${r.usage.replace(/\n/g, `\n${' '.repeat(width + 3)}`)}`).join('\n');
+}
+
+function isHelpOption(option: Option): boolean {
+  return option.long === '--help';
+}
+
+function localFlagRows(cmd: Command): FlagRow[] {
+  const rows = cmd.options.filter((o) => !o.hidden && !isHelpOption(o)).map((o) => flagRow(o, o.description));
+  rows.push({ name: 'help', left: '  -h, --help', usage: `help for ${cmd.name()}` });
+  return rows;
+}
+
+function inheritedFlagRows(cmd: Command): FlagRow[] {
+  const rows: FlagRow[] = [];
+  for (let p = cmd.parent; p; p = p.parent) {
+    for (const o of p.options) if (!o.hidden && !isHelpOption(o)) rows.push(flagRow(o, o.description));
+  }
+  return rows;
+}
+
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/** ` NAME`, ` [NAME]`, ` [NAME...]`: required, optional, repeatable. */
+function argumentsUsage(cmd: Command): string {
+  return cmd.registeredArguments
+    .map((a) => {
+      const name = `${a.name()}${a.variadic ? '...' : ''}`;
+      return ` ${a.required ? name : `[${name}]`}`;
+    })
+    .join('');
+}
+
+/** The one-line summary cobra lists a subcommand with. */
+function shortOf(cmd: Command): string {
+  if (cmd.name() === 'help') return 'Help about any command';
+  return (cmd.summary() || cmd.description()).split('\n')[0] ?? '';
+}
+
+/** The whole help text of `cmd`, in cobra's layout. */
+export function cobraHelp(cmd: Command, helper: Help): string {
+  const path = commandPath(cmd);
+  const subcommands = helper.visibleCommands(cmd).sort((a, b) => (a.name() < b.name() ? -1 : 1));
+  const out: string[] = [];
+  const description = cmd.description().trim();
+  if (description) out.push(description, '');
+  out.push('Usage:');
+  // A group that also runs on its own (it takes arguments, e.g. `identity [POD...]`) shows both lines.
+  if (subcommands.length === 0 || cmd.registeredArguments.length > 0) out.push(`  ${path} [flags]${argumentsUsage(cmd)}`);
+  if (subcommands.length > 0) out.push(`  ${path} [command]`);
+  if (cmd.aliases().length > 0) out.push('', 'Aliases:', `  ${[cmd.name(), ...cmd.aliases()].join(', ')}`);
+  const examples = examplesOf.get(cmd);
+  if (examples) out.push('', 'Examples:', examples);
+  if (subcommands.length > 0) {
+    const width = Math.max(11, ...subcommands.map((c) => c.name().length));
+    out.push('', 'Available Commands:', ...subcommands.map((c) => `  ${c.name().padEnd(width)} ${shortOf(c)}`));
+  }
+  out.push('', 'Flags:', flagUsages(localFlagRows(cmd)));
+  const inherited = inheritedFlagRows(cmd);
+  if (inherited.length > 0) out.push('', 'Global Flags:', flagUsages(inherited));
+  if (subcommands.length > 0) out.push('', `Use "${path} [command] --help" for more information about a command.`);
+  return `${out.join('\n')}\n`;
+}
+
+/** Makes `program` and every command created from it afterwards print cobra-style help. */
+export function useCobraHelp(program: Command): Command {
+  return program.configureHelp({ formatHelp: (cmd, helper) => cobraHelp(cmd, helper) });
+}

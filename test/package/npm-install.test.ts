@@ -1,0 +1,96 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../support/cli.js';
+import { startLocalRegistry, type LocalRegistry } from '../support/local-registry.js';
+
+/*
+ * What a user does: `npm pack`, then `npm install -g ./linkerd-ts-*.tgz --prefix DIR` on a machine
+ * with no checkout, then DIR/bin/linkerd. The tarball is packed from the dist/ that `pretest`
+ * built (--ignore-scripts skips the prepare build, which would rewrite dist/ under the other
+ * tests). npm installs from a loopback registry serving the locked versions out of the npm cache
+ * `npm ci` filled, with a fresh cache of its own: nothing comes from the network.
+ */
+
+const run = promisify(execFile);
+
+let work: string;
+let registry: LocalRegistry;
+let tarball: string;
+let prefix: string;
+let packedFiles: string[];
+let bare: string;
+
+async function npm(args: string[], cwd: string): Promise<{ stdout: string; stderr: string }> {
+  const userconfig = path.join(work, 'npmrc');
+  return run('npm', args, {
+    cwd,
+    env: { PATH: process.env.PATH, HOME: work, npm_config_userconfig: userconfig, npm_config_update_notifier: 'false' },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(path.join(tmpdir(), 'l5d-pack-'));
+  writeFileSync(path.join(work, 'npmrc'), '');
+  const { stdout: cache } = await run('npm', ['config', 'get', 'cache'], { cwd: REPO_ROOT });
+  registry = await startLocalRegistry(path.join(REPO_ROOT, 'package-lock.json'), cache.trim());
+  const packed = await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', work], REPO_ROOT);
+  const info = JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  const first = info[0];
+  if (!first) throw new Error('npm pack reported no tarball');
+  tarball = path.join(work, first.filename);
+  packedFiles = first.files.map((f) => f.path);
+  prefix = path.join(work, 'prefix');
+  const elsewhere = mkdtempSync(path.join(work, 'cwd-'));
+  // npm 11 runs a package's install scripts only when allowed; older npm ignores the setting.
+  const install = ['install', '-g', tarball, '--prefix', prefix, '--registry', registry.url, '--cache', path.join(work, 'cache'), '--no-audit', '--no-fund'];
+  await npm([...install, '--allow-scripts=linkerd-ts'], elsewhere);
+  bare = path.join(work, 'bare');
+  await npm([...install.map((a) => (a === prefix ? bare : a)), '--ignore-scripts'], elsewhere);
+}, 300_000);
+
+afterAll(async () => {
+  await registry.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('the npm package', () => {
+  it('packs the launcher and the built output, and no tests, fixtures, benchmarks or sources', () => {
+    expect(packedFiles).toContain('bin/linkerd');
+    expect(packedFiles).toContain('dist/bundle/run.js');
+    expect(packedFiles).toContain('dist/snapshot/entry.cjs');
+    for (const f of packedFiles) expect(f).not.toMatch(/^(test|fixtures|bench|src|templates|node_modules)\/|\.ts$|^dist\/snapshot\/linkerd\.blob$/);
+  });
+
+  it('installs with npm install -g from the tarball, fetching only its runtime dependency tree', () => {
+    expect(registry.requested.has('@kubernetes/client-node')).toBe(true);
+    for (const bundled of ['commander', 'zod', 'chalk', 'esbuild', 'vitest', 'typescript']) expect(registry.requested.has(bundled)).toBe(false);
+  });
+
+  it('runs DIR/bin/linkerd version --client with no checkout around', async () => {
+    const r = await run(path.join(prefix, 'bin', 'linkerd'), ['version', '--client'], { cwd: work, env: { PATH: process.env.PATH, HOME: work } });
+    expect(r.stdout).toMatch(/^Client version: \S+\n$/);
+  });
+
+  it('renders an install with --ignore-cluster', async () => {
+    const r = await run(path.join(prefix, 'bin', 'linkerd'), ['install', '--ignore-cluster'], { cwd: work, env: { PATH: process.env.PATH, HOME: work }, maxBuffer: 64 * 1024 * 1024 });
+    expect(r.stdout).toContain('kind: Deployment');
+    expect(r.stdout).toContain('name: linkerd-destination');
+  });
+
+  it('builds the start-up snapshot where it lands, for the node that installed it', () => {
+    const snapshot = path.join(prefix, 'lib', 'node_modules', 'linkerd-ts', 'dist', 'snapshot');
+    expect(existsSync(path.join(snapshot, 'linkerd.blob'))).toBe(true);
+    expect(readFileSync(path.join(snapshot, 'node'), 'utf8').trim()).toBe(realpathSync(process.execPath));
+  });
+
+  it('runs from the bundle when install scripts were skipped (no snapshot)', async () => {
+    expect(existsSync(path.join(bare, 'lib', 'node_modules', 'linkerd-ts', 'dist', 'snapshot', 'linkerd.blob'))).toBe(false);
+    const r = await run(path.join(bare, 'bin', 'linkerd'), ['install', '--ignore-cluster'], { cwd: work, env: { PATH: process.env.PATH, HOME: work }, maxBuffer: 64 * 1024 * 1024 });
+    expect(r.stdout).toContain('kind: Deployment');
+  });
+});
