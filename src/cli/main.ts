@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { isUserError } from '../core/errors.js';
 import { addGlobalFlags, resolveGlobals } from './globals.js';
 import { useCobraHelp } from './help/cobraHelp.js';
+import { terminalText } from './output/sanitize.js';
 
 /**
  * A subcommand is registered only when it runs (or when help lists them all), so start-up
@@ -132,17 +133,18 @@ export async function reportError(e: unknown, verbose: boolean): Promise<number>
   }
   if (isUserError(e)) {
     // The real CLI's own texts (install's and inject's cluster pre-checks) print as they are.
+    // Messages can carry an API server's text: printed without control characters, lines capped.
     if (e.verbatim) {
-      process.stderr.write(e.message);
+      process.stderr.write(terminalText(e.message));
       return e.exitCode;
     }
-    process.stderr.write(`Error: ${e.message}\n`);
-    if (e.hint) process.stderr.write(`${e.hint}\n`);
+    process.stderr.write(`Error: ${terminalText(e.message)}\n`);
+    if (e.hint) process.stderr.write(`${terminalText(e.hint)}\n`);
     if (verbose && e.stack) process.stderr.write(`${await stackOf(e)}\n`);
     return e.exitCode;
   }
   const err = e instanceof Error ? e : new Error(String(e));
-  process.stderr.write(`Error: ${err.message}\n`);
+  process.stderr.write(`Error: ${terminalText(err.message)}\n`);
   if (verbose) process.stderr.write(`${await stackOf(err)}\n`);
   else process.stderr.write('This is a bug in linkerd-ts; run again with --verbose and report the output.\n');
   return 1;

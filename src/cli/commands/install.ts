@@ -1,6 +1,7 @@
-import { chmodSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import * as z from 'zod';
+import { UserError } from '../../core/errors.js';
+import { checkSecretFileTarget, writeSecretFile } from '../../core/files/writeSecretFile.js';
 import type { FlagGroup } from '../../core/values/flags.js';
 import { acceptGoBools } from '../flags/boolFlags.js';
 import { addHelmValueFlags, HelmValueOptions } from '../flags/helmValues.js';
@@ -8,6 +9,7 @@ import { addValueFlags, readSetFlags } from '../flags/valueFlags.js';
 import { resolveGlobals } from '../globals.js';
 import { setExamples } from '../help/cobraHelp.js';
 import { manifestFormat, renderManifest } from '../output/manifest.js';
+import { terminalText } from '../output/sanitize.js';
 
 const GROUPS: FlagGroup[] = ['A', 'B', 'C'];
 
@@ -17,6 +19,7 @@ const InstallOptionsSchema = HelmValueOptions.extend({
   ignoreCluster: z.boolean(),
   output: z.string(),
   identityTrustAnchorKeyOut: z.string().optional(),
+  force: z.boolean(),
   identityAnchorValidity: z.string(),
   identityIssuerValidity: z.string(),
 });
@@ -31,7 +34,8 @@ export function register(program: Command): Command {
     .option('--crds', 'Install Linkerd CRDs', false)
     .option('--ignore-cluster', 'Ignore the current Kubernetes cluster when checking for existing cluster configuration (default false)', false)
     .option('-o, --output <format>', 'Output format. One of: json|yaml', 'yaml')
-    .option('--identity-trust-anchor-key-out <file>', 'Write the generated trust anchor private key to this file (mode 0600), to issue new issuers later')
+    .option('--identity-trust-anchor-key-out <file>', 'Write the generated trust anchor private key to this new file (mode 0600), to issue new issuers later')
+    .option('--force', 'With --identity-trust-anchor-key-out: replace an existing file (atomically, never writing through it)', false)
     .option('--identity-anchor-validity <duration>', 'Validity of a generated trust anchor', '8760h')
     .option('--identity-issuer-validity <duration>', 'Validity of a generated issuer certificate', '8760h');
   acceptGoBools(cmd);
@@ -40,6 +44,12 @@ export function register(program: Command): Command {
     const opts = InstallOptionsSchema.parse(flags);
     const globals = resolveGlobals(program);
     const format = manifestFormat(opts.output);
+    const keyOut = opts.identityTrustAnchorKeyOut;
+    const keyFile = { force: opts.force, label: '--identity-trust-anchor-key-out', forceFlag: '--force' };
+    if (keyOut !== undefined) {
+      if (opts.crds) throw new UserError('--identity-trust-anchor-key-out cannot be used with --crds: the CRDs have no trust anchor');
+      checkSecretFileTarget(keyOut, keyFile);
+    }
     const { renderInstall } = await import('../../core/install/index.js');
     const result = await renderInstall({
       namespace: globals.linkerdNamespace,
@@ -52,14 +62,11 @@ export function register(program: Command): Command {
       setFile: opts.setFile,
       anchorValidity: opts.identityAnchorValidity,
       issuerValidity: opts.identityIssuerValidity,
-      wantTrustAnchorKey: opts.identityTrustAnchorKeyOut !== undefined && !opts.crds,
+      wantTrustAnchorKey: keyOut !== undefined,
     });
     const manifest = renderManifest(result.objects, format);
-    if (opts.identityTrustAnchorKeyOut && result.trustAnchorKeyPem) {
-      writeFileSync(opts.identityTrustAnchorKeyOut, result.trustAnchorKeyPem, { mode: 0o600 });
-      chmodSync(opts.identityTrustAnchorKeyOut, 0o600); // also when the file already existed
-    }
-    for (const line of result.notes) process.stderr.write(`${line}\n`);
+    if (keyOut !== undefined && result.trustAnchorKeyPem) writeSecretFile(keyOut, result.trustAnchorKeyPem, keyFile);
+    for (const line of result.notes) process.stderr.write(`${terminalText(line)}\n`);
     process.stdout.write(manifest);
   });
 }

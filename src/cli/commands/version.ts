@@ -21,7 +21,9 @@ export function register(program: Command): Command {
     .action(async (flags: unknown) => {
       const opts = VersionOptionsSchema.parse(flags);
       const client = clientVersion();
-      const out: string[] = [opts.short ? client : `Client version: ${client}`];
+      // The client's own version is printed before the cluster is asked (a credential plugin may be slow).
+      process.stdout.write(`${opts.short ? client : `Client version: ${client}`}\n`);
+      const out: string[] = [];
       if (!opts.client) {
         const globals = resolveGlobals(program);
         const { readVersions } = await import('../../core/kube/versions.js');
@@ -37,6 +39,6 @@ export function register(program: Command): Command {
           }
         }
       }
-      process.stdout.write(out.join('\n') + '\n');
+      if (out.length > 0) process.stdout.write(out.join('\n') + '\n');
     });
 }

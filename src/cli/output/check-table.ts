@@ -1,4 +1,5 @@
 import type { CheckReport, CheckResult } from '../../core/check/index.js';
+import { terminalText } from './sanitize.js';
 import { plainPaint, type Paint, type Spinner } from './terminal.js';
 
 /**
@@ -50,7 +51,7 @@ export function tablePrinter(o: { short: boolean; write: (s: string) => void; pa
 
   return {
     waiting(description, message) {
-      o.spinner?.start(message ? `${description}: ${message}` : description);
+      o.spinner?.start(terminalText(message ? `${description}: ${message}` : description));
     },
     result(r) {
       if (r.status === 'skipped') return;
@@ -71,15 +72,17 @@ export function tablePrinter(o: { short: boolean; write: (s: string) => void; pa
         bannerPrinted = true;
       }
       let out = '';
+      // Categories, descriptions, errors and hints may come from the cluster or an extension.
       if (r.category !== lastCategory) {
+        const category = terminalText(r.category);
         if (lastCategory !== '') out += '\n';
-        out += `${r.category}\n${'-'.repeat(r.category.length)}\n`;
+        out += `${category}\n${'-'.repeat(category.length)}\n`;
         lastCategory = r.category;
       }
-      out += `${glyph(r)} ${r.description}\n`;
+      out += `${glyph(r)} ${terminalText(r.description)}\n`;
       if (r.status !== 'success') {
-        out += `    ${r.error ?? ''}\n`;
-        if (r.hint) out += `    see ${r.hint} for hints\n`;
+        out += `    ${terminalText(r.error ?? '')}\n`;
+        if (r.hint) out += `    see ${terminalText(r.hint)} for hints\n`;
       }
       write(out);
     },

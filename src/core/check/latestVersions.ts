@@ -1,5 +1,7 @@
 import { netErrorText, urlErrorMessage } from '../net/netErrorText.js';
 import { outboundFetch } from '../net/outboundFetch.js';
+import { readResponseBounded } from '../input/boundedRead.js';
+import { VERSIONCHECK_LIMIT } from '../input/limits.js';
 
 /**
  * Release channels and what "up to date" means (linkerd's pkg/version): versions are
@@ -80,7 +82,7 @@ export async function fetchLatestVersions(o: FetchLatestOptions): Promise<Channe
   if (res.status !== 200) throw new Error(`unexpected versioncheck response from ${url.origin}${url.pathname}: ${res.status} ${res.statusText}`.trimEnd());
   let body: unknown;
   try {
-    body = await res.json();
+    body = JSON.parse(new TextDecoder().decode(await readResponseBounded(res, VERSIONCHECK_LIMIT, url.host)));
   } catch (e) {
     throw new Error(`unexpected versioncheck response: ${(e as Error).message}`, { cause: e });
   }

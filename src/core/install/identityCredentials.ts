@@ -99,6 +99,12 @@ export async function initializeIdentityCredentials(input: Values, opts: Identit
       throw new UserError('--identity-issuer-certificate-file must not be specified if --identity-external-issuer=true');
     }
     if (opts.sources.issuerKey) throw new UserError('--identity-issuer-key-file must not be specified if --identity-external-issuer=true');
+    // A key from -f/--set/--set-file would otherwise be kept in the linkerd-config-overrides Secret.
+    if (tls.keyPEM !== '' || tls.crtPEM !== '') {
+      throw new UserError(
+        `identity.issuer.tls.${tls.keyPEM !== '' ? 'keyPEM' : 'crtPEM'} must not be set if --identity-external-issuer=true: the issuer is read from Secret ${opts.namespace}/linkerd-identity-issuer, and values given here would be stored in the linkerd-config-overrides Secret`,
+      );
+    }
     if (!opts.readExternalIssuer) throw new UserError('--ignore-cluster is not supported when --identity-external-issuer=true');
     const external = await opts.readExternalIssuer();
     const secret = `Secret ${opts.namespace}/linkerd-identity-issuer`;

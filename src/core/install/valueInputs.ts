@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { leafPem, parsePrivateKey, toSec1Pem } from '../pki/index.js';
-import { fileReadError } from '../values/valuesFiles.js';
+import { readTextFileBounded } from '../input/boundedRead.js';
+import { PEM_LIMIT, VALUES_LIMIT } from '../input/limits.js';
 import { composeValues, readValuesFiles, type ComposedValues, type FlagContext, type SetFlag, type Values } from '../values/index.js';
 import type { CredentialSources } from './identityCredentials.js';
 
@@ -20,21 +20,16 @@ export interface ValueInputs {
   setFile: readonly string[];
 }
 
-/** Reads a file named by a flag, with the Go CLI's wording for the common failures. */
-export function readTextFile(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (e) {
-    throw fileReadError(path, e);
-  }
-}
+/** `--set-file` files are values; the identity file flags hold certificates and keys. */
+const readSetFile = (path: string): string => readTextFileBounded(path, VALUES_LIMIT);
+const readPemFile = (path: string): string => readTextFileBounded(path, PEM_LIMIT);
 
 /**
  * The issuer file flags store only the leaf certificate and an `EC PRIVATE KEY`, like linkerd.
  * Text that does not parse is kept as is, so validation reports it with the file's name.
  */
 export const FLAG_CONTEXT: FlagContext = {
-  readFile: readTextFile,
+  readFile: readPemFile,
   issuerCertificatePEM: (pem) => {
     try {
       return leafPem(pem);
@@ -83,6 +78,6 @@ export async function composeInputs(inputs: ValueInputs, base: Values, withFlags
     set: inputs.set,
     setString: inputs.setString,
     setFile: inputs.setFile,
-    readFile: readTextFile,
+    readFile: readSetFile,
   });
 }

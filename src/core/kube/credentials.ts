@@ -1,8 +1,10 @@
-import fs from 'node:fs';
 import type http from 'node:http';
 import type https from 'node:https';
 import type { ResolvedKubeConfig } from './kubeconfig.js';
+import { readFileBounded } from '../input/boundedRead.js';
+import { PEM_LIMIT } from '../input/limits.js';
 import { loadClientNode } from './clientNode.js';
+import { execCredentialSource } from './execCredential.js';
 import { firstLine } from '../errors.js';
 import { KubeError } from './kubeError.js';
 
@@ -21,7 +23,7 @@ export interface Credentials {
 function read(file: string | undefined, data: string | undefined, what: string, owner: string): Buffer | undefined {
   if (file) {
     try {
-      return fs.readFileSync(file);
+      return readFileBounded(file, PEM_LIMIT);
     } catch (e) {
       throw new KubeError('config', `unable to read ${what} ${file} for ${owner} due to ${firstLine(e)}`, { cause: e });
     }
@@ -46,9 +48,25 @@ function toHeaders(o: https.RequestOptions): Headers {
  * directly; exec plugins, auth providers and proxies are delegated to client-node's
  * KubeConfig, loaded only then.
  */
-export async function resolveCredentials(resolved: ResolvedKubeConfig): Promise<Credentials> {
-  const { user, cluster, context, contextName } = resolved;
-  if (user.exec || user.authProvider || cluster.proxyUrl) {
+export async function resolveCredentials(resolved: ResolvedKubeConfig, timeoutMs: number): Promise<Credentials> {
+  const { cluster, context, contextName } = resolved;
+  if (resolved.user.exec) {
+    // Our runner, not client-node's: see execCredential.ts (deadline, process group, bounded output).
+    const credential = execCredentialSource(resolved.user.exec, { timeoutMs });
+    const first = await credential();
+    const rest = await resolveCredentials({ ...resolved, user: { ...resolved.user, exec: undefined } }, timeoutMs);
+    return {
+      ...rest,
+      cert: first.clientCertificateData ?? rest.cert,
+      key: first.clientKeyData ?? rest.key,
+      headers: async () => {
+        const token = (await credential()).token;
+        return token ? { ...(await rest.headers()), Authorization: `Bearer ${token}` } : rest.headers();
+      },
+    };
+  }
+  const { user } = resolved;
+  if (user.authProvider || cluster.proxyUrl) {
     const { KubeConfig } = await loadClientNode();
     const kc = new KubeConfig();
     kc.loadFromOptions({ clusters: [cluster], users: [user], contexts: [context], currentContext: contextName });
@@ -66,7 +84,7 @@ export async function resolveCredentials(resolved: ResolvedKubeConfig): Promise<
       cert: first.cert as string | Buffer | undefined,
       key: first.key as string | Buffer | undefined,
       proxyAgent: cluster.proxyUrl ? (first.agent as http.Agent) : undefined,
-      headers: user.exec || user.authProvider ? async () => toHeaders(await apply()) : () => Promise.resolve(toHeaders(first)),
+      headers: user.authProvider ? async () => toHeaders(await apply()) : () => Promise.resolve(toHeaders(first)),
     };
   }
   const headers: Headers = {};

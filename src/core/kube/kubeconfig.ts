@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import yaml from 'js-yaml';
 import type { Cluster, Context, User } from '@kubernetes/client-node';
+import { readTextFileBounded } from '../input/boundedRead.js';
+import { loadYaml } from '../input/loadYaml.js';
+import { KUBECONFIG_LIMIT, PEM_LIMIT } from '../input/limits.js';
 import { firstLine } from '../errors.js';
 import { KubeError } from './kubeError.js';
 import { loadConfigTypes } from './clientNode.js';
@@ -58,14 +60,14 @@ function absolute(dir: string, file: string | undefined): string | undefined {
 function loadFile(types: ConfigTypes, file: string): KubeConfigData {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readTextFileBounded(file, KUBECONFIG_LIMIT);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = ((e as Error).cause as NodeJS.ErrnoException | undefined)?.code;
     if (code === 'ENOENT') throw configError(`stat ${file}: no such file or directory`, e);
     throw configError(`error loading config file "${file}": ${firstLine(e)}`, e);
   }
   try {
-    const doc = (yaml.load(text) ?? {}) as Record<string, unknown>;
+    const doc = (loadYaml(text) ?? {}) as Record<string, unknown>;
     if (typeof doc !== 'object' || Array.isArray(doc)) throw new Error('not a kubeconfig mapping');
     const dir = path.dirname(file);
     // Relative certificate paths are relative to the kubeconfig file, as client-go resolves them.
@@ -104,13 +106,13 @@ function inCluster(env: NodeJS.ProcessEnv): KubeConfigData | undefined {
   const nsFile = path.join(SERVICEACCOUNT_DIR, 'namespace');
   return {
     clusters: [{ name: 'inCluster', server: `https://${h}:${port}`, caFile: path.join(SERVICEACCOUNT_DIR, 'ca.crt'), skipTLSVerify: false }],
-    users: [{ name: 'inClusterUser', token: fs.readFileSync(tokenFile, 'utf8').trim() }],
+    users: [{ name: 'inClusterUser', token: readTextFileBounded(tokenFile, PEM_LIMIT).trim() }],
     contexts: [
       {
         name: 'inClusterContext',
         cluster: 'inCluster',
         user: 'inClusterUser',
-        namespace: fs.existsSync(nsFile) ? fs.readFileSync(nsFile, 'utf8').trim() : undefined,
+        namespace: fs.existsSync(nsFile) ? readTextFileBounded(nsFile, PEM_LIMIT).trim() : undefined,
       },
     ],
     currentContext: 'inClusterContext',

@@ -1,6 +1,6 @@
-import yaml from 'js-yaml';
 import type { ConfigMap } from 'kubernetes-types/core/v1.js';
 import { UserError } from '../errors.js';
+import { loadYaml } from '../input/loadYaml.js';
 import type { ObjectOf, ResourceRef } from './resources.js';
 
 /** Name of the ConfigMap holding the control plane's Helm values (key `values`). */
@@ -17,7 +17,7 @@ export function parseLinkerdConfigValues(cm: ConfigMap): Record<string, unknown>
   if (raw === undefined) throw new UserError(`${LINKERD_CONFIG} configmap does not contain values`);
   let parsed: unknown;
   try {
-    parsed = yaml.load(raw);
+    parsed = loadYaml(raw);
   } catch (e) {
     throw new UserError(`failed to parse ${LINKERD_CONFIG} values: ${(e as Error).message.split('\n')[0]}`, { cause: e });
   }

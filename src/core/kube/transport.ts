@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { API_BODY_LIMIT, type InputLimit, overLimitMessage } from '../input/limits.js';
 import { clusterCa, resolveCredentials, type Headers } from './credentials.js';
 import type { KubeSelection, ResolvedKubeConfig } from './kubeconfig.js';
 import { firstLine } from '../errors.js';
@@ -35,6 +36,8 @@ export interface TransportResponse {
 export class KubeTransport {
   /** Number of requests sent (including failed ones). */
   requestCount = 0;
+  /** Bytes of response bodies being read right now, across concurrent requests. */
+  private buffered = 0;
 
   private constructor(
     readonly server: URL,
@@ -42,7 +45,9 @@ export class KubeTransport {
     private readonly authHeaders: () => Promise<Headers>,
     readonly timeoutMs: number,
     /** The proxy requests go through (kubeconfig proxy-url or the environment's), if any. */
-    readonly proxy?: URL,
+    readonly proxy: URL | undefined,
+    /** Largest response body read (API_BODY_LIMIT unless a caller asks for less). */
+    readonly bodyLimit: InputLimit = API_BODY_LIMIT,
   ) {}
 
   static async create(resolved: ResolvedKubeConfig, sel: KubeSelection, timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS): Promise<KubeTransport> {
@@ -53,7 +58,7 @@ export class KubeTransport {
     } catch (e) {
       throw new KubeError('config', `invalid configuration: host must be a URL or a host:port pair: "${cluster.server}"`, { cause: e });
     }
-    const creds = await resolveCredentials(resolved);
+    const creds = await resolveCredentials(resolved, timeoutMs);
     // The kubeconfig's proxy-url wins (client-node builds that agent); else HTTPS_PROXY/NO_PROXY as client-go reads them.
     const { agent, proxy } = creds.proxyAgent
       ? { agent: creds.proxyAgent, proxy: proxyUrlOf(cluster.proxyUrl) }
@@ -105,15 +110,44 @@ export class KubeTransport {
           resolve(outcome.res);
           return;
         }
-        const failure = networkError(outcome.err, req.method, url, timedOut ? (headersIn ? 'body' : 'headers') : undefined, this.proxy);
+        const failure = outcome.err instanceof KubeError ? outcome.err : networkError(outcome.err, req.method, url, timedOut ? (headersIn ? 'body' : 'headers') : undefined, this.proxy);
         recordRequest({ method: req.method, url, error: failure.message.replace(/^\w+ "[^"]*": /, ''), durationMs });
         reject(failure);
       };
       const request = lib.request(url, { method: req.method, agent: this.agent, headers }, (res) => {
         headersIn = true;
+        // Bounded while streaming (and before, by Content-Length): past the limit the answer is one line.
+        const tooLarge = () => {
+          const err = new KubeError('server', `${goMethod(req.method)} "${url}": ${overLimitMessage('response body', this.bodyLimit)}`, { method: req.method, url });
+          finish({ err });
+          request.destroy();
+        };
+        if (Number(res.headers['content-length'] ?? 0) > this.bodyLimit.bytes) {
+          tooLarge();
+          return;
+        }
         const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => finish({ res: { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') } }));
+        let size = 0;
+        const release = () => {
+          this.buffered -= size;
+          size = 0;
+        };
+        res.on('data', (c: Buffer) => {
+          if (settled) return;
+          size += c.length;
+          this.buffered += c.length;
+          // The budget covers every response being read at once (check reads a dozen lists together).
+          if (this.buffered > this.bodyLimit.bytes) {
+            release();
+            tooLarge();
+          } else chunks.push(c);
+        });
+        res.on('close', release);
+        res.on('end', () => {
+          const body = Buffer.concat(chunks).toString('utf8');
+          release();
+          finish({ res: { status: res.statusCode ?? 0, headers: res.headers, body } });
+        });
         res.on('error', (err) => finish({ err }));
         res.on('aborted', () => finish({ err: new Error('unexpected EOF') }));
       });

@@ -4,7 +4,7 @@ import { isMergePair, keyOf } from './keys.js';
 import { scalarStyle } from './scalars.js';
 import { UserError } from '../errors.js';
 import { deepEqual } from '../values/tree.js';
-import { toPlain } from './positions.js';
+import { comparable, toPlain } from './positions.js';
 import type { ManifestSource } from './sources.js';
 import { arrange } from './patch/arrange.js';
 import { dealiased } from './patch/dealiased.js';
@@ -241,7 +241,7 @@ export class DocEditor implements EditLog {
    */
   private snapshot(): void {
     if (this.snapshotted) return;
-    this.before = toPlain(this.doc, this.where());
+    this.before = comparable(this.doc);
     this.snapshotted = true;
   }
 
@@ -472,7 +472,7 @@ export class DocEditor implements EditLog {
    * same proxy): the document is then written from its original bytes.
    */
   unchanged(): boolean {
-    return !this.changed || (this.snapshotted && !this.addedFirst && deepEqual(this.before, toPlain(this.doc, this.where())));
+    return !this.changed || (this.snapshotted && !this.addedFirst && deepEqual(this.before, comparable(this.doc)));
   }
 
   /** The new text of the document's region. */

@@ -1,12 +1,17 @@
 import { UserError } from '../errors.js';
 import { netErrorText, urlErrorMessage } from '../net/netErrorText.js';
-import { outboundFetch } from '../net/outboundFetch.js';
+import { outboundFetch, type OutboundFetch } from '../net/outboundFetch.js';
+import { readResponseBounded } from '../input/boundedRead.js';
+import { type InputLimit, MANIFEST_LIMIT } from '../input/limits.js';
 
 /*
  * Reading a file named by URL, shared by `linkerd inject URL` and `linkerd install -f URL`.
  * Only https is fetched, as the real CLI does, except plain http from loopback hosts
  * (127.0.0.0/8, ::1, localhost): nothing leaves the machine there, and it lets a local file
- * server or a test serve input. Every failure is one line naming the URL.
+ * server or a test serve input. Redirects are followed by hand (at most 10, like Go's client), each
+ * hop checked by the same rule before anything connects to it, so an https URL cannot hand the
+ * request to plain http elsewhere. Bodies are read up to a limit, counted after gzip/deflate
+ * decoding. Every failure is one line naming the URL (and the hop, for a redirect).
  */
 
 export interface FetchOptions {
@@ -14,7 +19,12 @@ export interface FetchOptions {
   fetch?: typeof fetch;
   /** Deadline for the whole request, body included, in milliseconds. */
   timeoutMs?: number;
+  /** Most bytes read from the (decoded) body; a manifest's limit by default. */
+  limit?: InputLimit;
 }
+
+/** Go's http.Client stops after 10 redirects. */
+export const MAX_REDIRECTS = 10;
 
 export const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
 
@@ -60,21 +70,48 @@ export async function fetchUrl(arg: string, opts: FetchOptions = {}): Promise<Ui
   if (!isFetchableUrl(arg)) throw new UserError('only HTTPS URLs are allowed');
   const timeoutMs = opts.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
   const signal = AbortSignal.timeout(timeoutMs);
-  const { init, proxy } = await outboundFetch(new URL(arg));
-  const timedOut = () => (signal.aborted ? 'headers' : undefined);
+  let url = arg;
   let res: Response;
-  try {
-    res = await (opts.fetch ?? fetch)(arg, { signal, redirect: 'follow', ...init });
-  } catch (e) {
-    throw networkError(arg, e, timedOut(), proxy);
+  let init: OutboundFetch['init'];
+  let proxy: URL | undefined;
+  for (let hops = 0; ; hops++) {
+    try {
+      // Each hop is its own request: NO_PROXY may send it another way than the first.
+      ({ init, proxy } = await outboundFetch(new URL(url)));
+      res = await (opts.fetch ?? fetch)(url, { signal, redirect: 'manual', ...init });
+    } catch (e) {
+      throw networkError(url, e, signal.aborted ? 'headers' : undefined, proxy);
+    }
+    const location = REDIRECTS.has(res.status) ? res.headers.get('location') : null;
+    if (location === null) break;
+    await res.body?.cancel().catch(() => undefined);
+    if (hops + 1 > MAX_REDIRECTS) throw new UserError(`Get "${url}": stopped after ${MAX_REDIRECTS} redirects`);
+    url = nextHop(url, location);
   }
   if (res.status !== 200) {
-    await res.body?.cancel().catch(() => {});
-    throw new UserError(`unable to read URL "${arg}", server reported ${res.status} ${res.statusText}, status code=${res.status}`);
+    await res.body?.cancel().catch(() => undefined);
+    throw new UserError(`unable to read URL "${url}", server reported ${res.status} ${res.statusText}, status code=${res.status}`);
   }
   try {
-    return new Uint8Array(await res.arrayBuffer());
+    return await readResponseBounded(res, opts.limit ?? MANIFEST_LIMIT, url);
   } catch (e) {
-    throw networkError(arg, e, signal.aborted ? 'body' : undefined, proxy);
+    if (e instanceof UserError) throw e;
+    throw networkError(url, e, signal.aborted ? 'body' : undefined, proxy);
   }
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** The URL a redirect points to, refused (naming both hops) unless it could have been asked for directly. */
+function nextHop(from: string, location: string): string {
+  let to: URL;
+  try {
+    to = new URL(location, from);
+  } catch {
+    throw new UserError(`Get "${from}": redirect to an invalid URL ${JSON.stringify(location)}`);
+  }
+  if (!isFetchableUrl(to.href)) {
+    throw new UserError(`Get "${to.href}" (redirected from "${from}"): only HTTPS URLs are allowed (plain http only to a loopback host)`);
+  }
+  return to.href;
 }

@@ -1,4 +1,6 @@
+import { isNode, type Document } from 'yaml';
 import { UserError } from '../errors.js';
+import { checkYamlNode } from '../input/treeLimits.js';
 
 /** 1-based line and column of an offset. */
 export function linePosition(text: string, offset: number): { line: number; col: number } {
@@ -16,27 +18,38 @@ export function positionError(source: string, line: number, col: number, reason:
   return new UserError(`${source}:${line}:${col}: ${reason}`);
 }
 
-/** Aliases expanded per document before we call it an alias bomb (the yaml library's default). */
-export const MAX_ALIAS_EXPANSIONS = 100;
+const TO_JS = { maxAliasCount: -1 } as const;
 
-const TO_JS = { maxAliasCount: MAX_ALIAS_EXPANSIONS } as const;
+interface Where {
+  name: string;
+  text: string;
+  offset: number;
+  /** Lines before `text` in the whole input, when `text` is one segment of a stream. */
+  lineOffset?: number;
+}
+
+/** A tree-limit problem as `FILE:LINE:COL: reason`, at the node it is about. */
+function limitError(where: Where, reason: string): UserError {
+  const pos = linePosition(where.text, where.offset);
+  return positionError(where.name, pos.line + (where.lineOffset ?? 0), pos.col, reason);
+}
 
 /**
- * A document (or one of its nodes) as plain data. Aliases are expanded with a bound, so a
- * "billion laughs" document is an error at its position instead of exhausting memory.
+ * A document (or one of its nodes) as plain data. Aliases are measured by what they expand to first
+ * (see input/treeLimits.ts), so a "billion laughs" is an error at its position, not a crash; only
+ * the part converted counts, so a bomb nobody reads does not stop the rest of the document.
  */
-export function toPlain(
-  doc: { toJS(o: typeof TO_JS): unknown },
-  where: { name: string; text: string; offset: number; lineOffset?: number },
-  node?: { toJS(doc: never, o: typeof TO_JS): unknown },
-): unknown {
-  try {
-    return node ? node.toJS(doc as never, TO_JS) : doc.toJS(TO_JS);
-  } catch (e) {
-    if (e instanceof Error && /Excessive alias count/.test(e.message)) {
-      const pos = linePosition(where.text, where.offset);
-      throw positionError(where.name, pos.line + (where.lineOffset ?? 0), pos.col, `more than ${MAX_ALIAS_EXPANSIONS} alias expansions in this document; refusing to expand it (an alias bomb?)`);
-    }
-    throw e;
-  }
+export function toPlain(doc: Document, where: Where, node?: unknown): unknown {
+  const problem = checkYamlNode(doc, node ?? doc.contents);
+  if (problem) throw limitError(where, problem.reason);
+  return node !== undefined && isNode(node) ? node.toJS(doc, TO_JS) : doc.toJS(TO_JS);
+}
+
+/**
+ * A document as plain data for comparing two states of it, without expanding aliases past the
+ * limit: a document whose aliases expand too far is compared with its aliases unexpanded.
+ */
+export function comparable(doc: Document): unknown {
+  if (checkYamlNode(doc) === undefined) return doc.toJS(TO_JS);
+  return doc.contents && isNode(doc.contents) ? doc.contents.toJSON() : doc.contents;
 }

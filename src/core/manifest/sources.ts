@@ -2,6 +2,8 @@ import { createReadStream } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { UserError } from '../errors.js';
+import { fileError, readStreamBounded } from '../input/boundedRead.js';
+import { type InputLimit, MANIFEST_LIMIT, overLimitMessage } from '../input/limits.js';
 import { type FetchOptions, fetchUrl, isUrl } from './fetchUrl.js';
 
 export { isUrl } from './fetchUrl.js';
@@ -50,11 +52,9 @@ export interface SourceReaders extends FetchOptions {
 
 export const STDIN_NAME = '<stdin>';
 
-/** All of standard input, as bytes (read once: a second read finds it at its end). */
-export async function readAllStdin(): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin as AsyncIterable<Buffer | string>) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks);
+/** All of standard input, as bytes, up to `limit` (read once: a second read finds it at its end). */
+export async function readAllStdin(limit: InputLimit = MANIFEST_LIMIT): Promise<Buffer> {
+  return readStreamBounded(process.stdin, limit, STDIN_NAME);
 }
 
 /** Bytes checked for NUL before calling an input binary. */
@@ -91,13 +91,6 @@ export function decodeManifest(name: string, bytes: Uint8Array): string {
   return new ManifestDecoder(name).decode(bytes, true);
 }
 
-function fsError(op: string, p: string, e: unknown): UserError {
-  const code = (e as NodeJS.ErrnoException).code;
-  const why =
-    code === 'ENOENT' ? 'no such file or directory' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : (e as Error).message;
-  return new UserError(`${op} ${p}: ${why}`);
-}
-
 /** Bytes decoded per chunk. */
 const CHUNK_BYTES = 1 << 16;
 
@@ -126,14 +119,18 @@ export function fileInput(file: string): ManifestInput {
     name: file,
     chunks: async function* () {
       const decoder = new ManifestDecoder(file);
+      let size = 0;
       try {
         for await (const chunk of createReadStream(file, { highWaterMark: 1 << 16 })) {
+          size += (chunk as Buffer).length;
+          // Checked while reading: /dev/zero or a FIFO has no size to check first.
+          if (size > MANIFEST_LIMIT.bytes) throw new UserError(overLimitMessage(file, MANIFEST_LIMIT));
           const text = decoder.decode(chunk as Buffer);
           if (text !== '') yield text;
         }
       } catch (e) {
         if (e instanceof UserError) throw e;
-        throw fsError('read', file, e);
+        throw fileError('read', file, e);
       }
       const rest = decoder.decode(new Uint8Array(0), true);
       if (rest !== '') yield rest;
@@ -154,7 +151,7 @@ async function walk(dir: string, skipped: SkippedEntry[]): Promise<string[]> {
   try {
     names = await readdir(dir);
   } catch (e) {
-    throw fsError('open', dir, e);
+    throw fileError('open', dir, e);
   }
   names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const out: string[] = [];
@@ -182,7 +179,7 @@ async function readPath(p: string, skipped: SkippedEntry[]): Promise<ManifestInp
   try {
     info = await stat(p);
   } catch (e) {
-    throw fsError('stat', p, e);
+    throw fileError('stat', p, e);
   }
   if (!info.isDirectory()) return [fileInput(p)];
   const before = skipped.length;
@@ -201,7 +198,7 @@ export async function listManifestInputs(args: readonly string[], readers: Sourc
   const skipped: SkippedEntry[] = [];
   for (const arg of args) {
     if (arg === '-') inputs.push(memoryInput(STDIN_NAME, await (readers.stdin ?? readAllStdin)()));
-    else if (isUrl(arg)) inputs.push(memoryInput(arg, await fetchUrl(arg, readers)));
+    else if (isUrl(arg)) inputs.push(memoryInput(arg, await fetchUrl(arg, { limit: MANIFEST_LIMIT, ...readers })));
     else inputs.push(...(await readPath(arg, skipped)));
   }
   return { inputs, skipped };

@@ -1,6 +1,7 @@
 import { Document, LineCounter, isAlias, isNode, parseAllDocuments, visit, type DocumentOptions, type ParseOptions, type SchemaOptions } from 'yaml';
 import { firstLine } from '../errors.js';
-import { positionError } from './positions.js';
+import { MAX_NESTING_DEPTH, checkPlainTree, checkYamlDepth } from '../input/treeLimits.js';
+import { linePosition, positionError } from './positions.js';
 import { DocEditor, type DocRegion } from './editor.js';
 import { DEFAULT_STYLE } from './emit.js';
 import { segments, segmentsOf } from './segments.js';
@@ -49,6 +50,12 @@ const YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
     ),
 };
 
+/** A parser error's reason; the parser's own stack running out is nesting past any limit we keep. */
+function parseErrorReason(e: Error): string {
+  if (e.message.startsWith('Maximum call stack size exceeded')) return `nested more than ${MAX_NESTING_DEPTH} levels deep`;
+  return firstLine(e).replace(/ at line \d+, column \d+:?$/, '');
+}
+
 /** Documents kubectl would see: anything but `---` lines, `...` lines and whitespace. */
 function hasContent(text: string): boolean {
   return text.split(/\r?\n/).some((l) => l.trim() !== '' && !/^(---|\.\.\.)(\s.*)?$/.test(l));
@@ -71,7 +78,12 @@ export function parseYamlStream(source: ManifestSource): ManifestStream {
     const err = doc.errors[0];
     if (err) {
       const pos = err.linePos?.[0] ?? where(err.pos[0]);
-      throw positionError(name, pos.line + lines, pos.col, firstLine(err).replace(/ at line \d+, column \d+:?$/, ''));
+      throw positionError(name, pos.line + lines, pos.col, parseErrorReason(err));
+    }
+    const tooDeep = checkYamlDepth(doc);
+    if (tooDeep) {
+      const pos = where(doc.range[0]);
+      throw positionError(name, pos.line + lines, pos.col, tooDeep.reason);
     }
     // Without a `*` in its text a document has no alias to check.
     if (text.slice(doc.range[0], doc.range[2]).includes('*')) checkAliases(doc, name, (o) => { const p = where(o); return { line: p.line + lines, col: p.col }; });
@@ -167,12 +179,19 @@ function parseJsonStream(source: ManifestSource): ManifestStream | undefined {
   if (!chunks) return undefined;
   const values: unknown[] = [];
   for (const [s, e] of chunks) {
+    let value: unknown;
     try {
-      values.push(JSON.parse(text.slice(s, e)));
+      value = JSON.parse(text.slice(s, e));
     } catch {
       // Not JSON after all (YAML flow style); the YAML parser reports any real error.
       return undefined;
     }
+    const problem = checkPlainTree(value);
+    if (problem) {
+      const pos = linePosition(text, s);
+      throw positionError(source.name, pos.line, pos.col, problem.reason);
+    }
+    values.push(value);
   }
   const docs = chunks.map(([s, e], i): ManifestDoc => {
     const doc = new Document(values[i], { version: '1.1' });

@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { UserError } from '../errors.js';
+import { readTextFileBounded } from '../input/boundedRead.js';
+import { PEM_LIMIT } from '../input/limits.js';
 import { DEFAULT_REGISTRY, LINKERD_VERSION } from '../version.js';
 import { haOverlay } from './defaults.js';
 import { normalizeGoDuration } from './duration.js';
@@ -124,12 +125,7 @@ function asSlice(v: FlagValue): string[] {
 }
 
 function defaultReadFile(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new UserError(`open ${path}: no such file or directory`);
-    throw e;
-  }
+  return readTextFileBounded(path, PEM_LIMIT);
 }
 
 /**

@@ -1,6 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import yaml from 'js-yaml';
 import { UserError } from '../errors.js';
+import { readTextFileBounded } from '../input/boundedRead.js';
+import { loadYaml } from '../input/loadYaml.js';
+import { VALUES_LIMIT } from '../input/limits.js';
 import { type FetchOptions, fetchUrl, isFetchableUrl, isUrl } from '../manifest/fetchUrl.js';
 import { STDIN_NAME, readAllStdin } from '../manifest/sources.js';
 import { type Tree, isMap } from './tree.js';
@@ -19,28 +21,13 @@ export const STDIN_ARG = '-';
 /** Reads one `-f` argument (a path or a URL); resolves to its text. */
 export type ValuesReader = (pathOrUrl: string) => Promise<string> | string;
 
-/** A failed read of `path` in the Go CLI's words (`open <path>: no such file or directory`); other errors unchanged. */
-export function fileReadError(path: string, e: unknown): unknown {
-  const code = (e as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return new UserError(`open ${path}: no such file or directory`);
-  if (code === 'EACCES') return new UserError(`open ${path}: permission denied`);
-  if (code === 'EISDIR') return new UserError(`read ${path}: is a directory`);
-  return e;
-}
-
-/** Reads local files; `open <path>: no such file or directory` like the Go CLI. */
-export const readLocalValuesFile: ValuesReader = async (path) => {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (e) {
-    throw fileReadError(path, e);
-  }
-};
+/** Reads local files, up to the values limit; `open <path>: no such file or directory` like the Go CLI. */
+export const readLocalValuesFile: ValuesReader = (path) => readTextFileBounded(path, VALUES_LIMIT);
 
 /** Fetches a values file named by URL; every failure is one line naming the URL. */
 async function fetchValuesFile(url: string, opts: FetchOptions): Promise<string> {
   if (!isFetchableUrl(url)) throw new UserError(`-f ${url}: only HTTPS URLs are allowed (plain http only from localhost)`);
-  return new TextDecoder('utf-8').decode(await fetchUrl(url, opts));
+  return new TextDecoder('utf-8').decode(await fetchUrl(url, { ...opts, limit: VALUES_LIMIT }));
 }
 
 export interface ValuesReaderOptions extends FetchOptions {
@@ -53,7 +40,7 @@ export interface ValuesReaderOptions extends FetchOptions {
  * else is read as a local file.
  */
 export function valuesReader(opts: ValuesReaderOptions = {}): ValuesReader {
-  const stdin = opts.stdin ?? readAllStdin;
+  const stdin = opts.stdin ?? (() => readAllStdin(VALUES_LIMIT));
   return async (arg) => {
     if (arg === STDIN_ARG) return new TextDecoder('utf-8').decode(await stdin());
     return isUrl(arg) ? fetchValuesFile(arg, opts) : readLocalValuesFile(arg);
@@ -67,7 +54,7 @@ export const readValuesFile: ValuesReader = valuesReader();
 export function parseValuesYaml(text: string, source: string): Tree {
   let doc: unknown;
   try {
-    doc = yaml.load(text, { filename: source });
+    doc = loadYaml(text, source);
   } catch (e) {
     if (e instanceof yaml.YAMLException) {
       // @types/js-yaml declares `mark` always present; js-yaml leaves it out for errors without a position.

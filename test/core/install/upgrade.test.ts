@@ -263,7 +263,7 @@ describe('upgrade refusals, each with the real CLI text printed as is', () => {
     const f = await failure(upgradeRequest(server, { fromManifests: file('bad.yaml', '- a\n- b\n') }));
     expect(f.message).toMatch(/^failed to parse Kubernetes objects from manifest .*bad\.yaml: document 1 is not a Kubernetes object/);
     const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 9 }, (_, i) => `${'bcdefghij'[i]}: &${'bcdefghij'[i]} [${Array(10).fill(`*${'abcdefghi'[i]}`).join(', ')}]`)].join('\n');
-    expect((await failure(upgradeRequest(server, { fromManifests: file('bomb.yaml', `${bomb}\n`) }))).message).toMatch(/alias expansions in this document; refusing to expand it/);
+    expect((await failure(upgradeRequest(server, { fromManifests: file('bomb.yaml', `${bomb}\n`) }))).message).toMatch(/aliases expand it past 1,000,000 nodes \(an alias bomb\?\); refusing to expand it/);
     const missing = await failure(upgradeRequest(server, { fromManifests: path.join(tmp, 'absent.yaml') }));
     expect(missing.message).toMatch(/^failed to parse manifests from .*absent\.yaml: stat .*absent\.yaml: no such file or directory\n$/);
   });

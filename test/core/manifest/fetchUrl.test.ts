@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fetchUrl, isFetchableUrl } from '../../../src/core/manifest/fetchUrl.js';
-
-/** A stand-in for the network: answers from a function, records what was asked. */
-function fakeFetch(answer: (url: string) => Response | Promise<Response>) {
-  const asked: string[] = [];
-  const f = (async (input: string | URL | Request) => {
-    const url = input instanceof Request ? input.url : input.toString();
-    asked.push(url);
-    return answer(url);
-  }) as typeof fetch;
-  return { f, asked };
-}
+import { fakeFetch } from '../../support/fakeFetch.js';
 
 describe('fetchUrl (inject inputs and -f values files)', () => {
   it('fetches https anywhere, plain http only from loopback hosts', () => {

@@ -1,4 +1,4 @@
-import yaml from 'js-yaml';
+import { loadYaml } from '../../input/loadYaml.js';
 import type { CheckContext } from '../context.js';
 import { linkerdConfigMap } from '../facts.js';
 import { latestVersions, lookupLatest } from './latest.js';
@@ -12,7 +12,7 @@ async function controlPlaneVersion(ctx: CheckContext): Promise<string> {
   if (!cm) throw new Error('failed to fetch linkerd-config: configmaps "linkerd-config" not found');
   let values: unknown;
   try {
-    values = yaml.load(cm.data?.values ?? '');
+    values = loadYaml(cm.data?.values ?? '');
   } catch (e) {
     throw new Error(`failed to load values from linkerd-config: ${(e as Error).message.split('\n')[0] ?? ''}`, { cause: e });
   }

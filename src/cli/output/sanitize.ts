@@ -1,0 +1,31 @@
+/*
+ * Text from elsewhere (an API server's error message, an extension's check output) on a person's
+ * terminal: escape sequences (clear the screen, set the window title, rewrite earlier lines) and
+ * other control characters are removed, and lines and their number are capped. Newlines and tabs stay.
+ * JSON and JUnit output escape for themselves and do not use this.
+ */
+
+/** Characters of one line shown at most; the rest is summarised. */
+export const MAX_TERMINAL_LINE = 1000;
+/** Lines of one message shown at most. */
+export const MAX_TERMINAL_LINES = 100;
+
+// ESC-introduced sequences: CSI (ESC [ … final byte), OSC/DCS/SOS/PM/APC strings (ended by BEL or
+// ESC \), and two-character escapes; then the C1 forms of CSI (U+009B) and OSC (U+009D).
+// eslint-disable-next-line no-control-regex
+const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b[\]PX^_][\s\S]*?(?:\u0007|\u001b\\|$)|\u001b[ -~]?|\u009b[0-?]*[ -/]*[@-~]|\u009d[\s\S]*?(?:\u0007|\u009c|$)/g;
+// Other C0 controls but tab and newline, DEL, C1 controls, and bidirectional overrides.
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+function capLine(line: string, max: number): string {
+  return line.length <= max ? line : `${line.slice(0, max)}… (${line.length - max} more characters)`;
+}
+
+/** `text` made safe to print on a terminal: each line at most `max` characters, at most MAX_TERMINAL_LINES lines. */
+export function terminalText(text: string, max: number = MAX_TERMINAL_LINE): string {
+  const lines = text.replace(ESCAPES, '').replace(CONTROLS, '').split('\n');
+  const shown = lines.slice(0, MAX_TERMINAL_LINES).map((l) => capLine(l, max));
+  if (lines.length > MAX_TERMINAL_LINES) shown.push(`… (${lines.length - MAX_TERMINAL_LINES} more lines)`);
+  return shown.join('\n');
+}
