@@ -23,7 +23,8 @@ const common: BuildOptions = {
   sourcemap: 'linked',
   logLevel: 'warning',
   // 0.6 s to import; loaded only for exec/auth-provider/proxy kubeconfig users.
-  external: ['@kubernetes/client-node'],
+  // undici: only for fetch through a proxy.
+  external: ['@kubernetes/client-node', 'undici'],
 };
 
 async function bundle(): Promise<void> {

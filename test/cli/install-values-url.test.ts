@@ -79,9 +79,10 @@ describe('linkerd install -f URL (CLI)', () => {
   it('says so in one line when the host cannot be reached', async () => {
     const probe = createServer();
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(probe.address() as AddressInfo).port}/v.yaml`;
+    const port = (probe.address() as AddressInfo).port;
+    const url = `http://127.0.0.1:${port}/v.yaml`;
     await new Promise<void>((resolve) => probe.close(() => resolve()));
     const r = await runCli(['install', '--ignore-cluster', '-f', url]);
-    expect([r.code, r.stdout, r.stderr]).toEqual([1, '', `Error: Get "${url}": ECONNREFUSED\n`]);
+    expect([r.code, r.stdout, r.stderr]).toEqual([1, '', `Error: Get "${url}": dial tcp 127.0.0.1:${port}: connect: connection refused\n`]);
   });
 });

@@ -85,7 +85,12 @@ describe('the npm package', () => {
   it('builds the start-up snapshot where it lands, for the node that installed it', () => {
     const snapshot = path.join(prefix, 'lib', 'node_modules', 'linkerd-ts', 'dist', 'snapshot');
     expect(existsSync(path.join(snapshot, 'linkerd.blob'))).toBe(true);
-    expect(readFileSync(path.join(snapshot, 'node'), 'utf8').trim()).toBe(realpathSync(process.execPath));
+    // The stamp the launcher compares: this node's real path and version, and the stat identities.
+    const stamp = readFileSync(path.join(snapshot, 'node'), 'utf8');
+    expect(stamp).toContain(`path=${realpathSync(process.execPath)}\n`);
+    expect(stamp).toContain(`version=${process.version}\n`);
+    expect(stamp).toMatch(/^node=\d+:\d+:\d+:\d+:\d+$/m);
+    expect(stamp).toMatch(/^blob=\d+:\d+:\d+:\d+:\d+$/m);
   });
 
   it('runs from the bundle when install scripts were skipped (no snapshot)', async () => {

@@ -84,8 +84,8 @@ export async function createUnrelatedCaPem(): Promise<string> {
   return (await createCa('unrelated-ca')).cert.toString('pem') + '\n';
 }
 
-/** A fresh CA and a serving certificate (SANs: IP 127.0.0.1, DNS localhost) signed by it. */
-export async function createServingCertificates(): Promise<ServingCertificates> {
+/** A fresh CA and a serving certificate (SANs: IP 127.0.0.1, DNS localhost and `dnsNames`) signed by it. */
+export async function createServingCertificates(dnsNames: string[] = []): Promise<ServingCertificates> {
   const lib = await x509();
   const ca = await createCa('linkerd-ts-test-apiserver-ca');
   const keys = (await webcrypto.subtle.generateKey(EC, true, ['sign', 'verify']));
@@ -106,6 +106,7 @@ export async function createServingCertificates(): Promise<ServingCertificates> 
       new lib.SubjectAlternativeNameExtension([
         { type: 'ip', value: '127.0.0.1' },
         { type: 'dns', value: 'localhost' },
+        ...dnsNames.map((value) => ({ type: 'dns' as const, value })),
       ]),
       await lib.AuthorityKeyIdentifierExtension.create(ca.keys.publicKey),
     ],

@@ -10,6 +10,8 @@ export interface KubeconfigContext {
   insecureSkipTlsVerify?: boolean;
   /** kubeconfig `tls-server-name`: the name to verify the server certificate against. */
   tlsServerName?: string;
+  /** kubeconfig `proxy-url`: the proxy for this cluster, winning over HTTPS_PROXY. */
+  proxyUrl?: string;
   token?: string;
   namespace?: string;
   /** kubeconfig `as:` (impersonate) for the user. */
@@ -29,6 +31,7 @@ export function writeKubeconfig(file: string, contexts: KubeconfigContext[], cur
         ...(c.caPem ? { 'certificate-authority-data': Buffer.from(c.caPem).toString('base64') } : {}),
         ...(c.insecureSkipTlsVerify ? { 'insecure-skip-tls-verify': true } : {}),
         ...(c.tlsServerName ? { 'tls-server-name': c.tlsServerName } : {}),
+        ...(c.proxyUrl ? { 'proxy-url': c.proxyUrl } : {}),
       },
     })),
     users: contexts.map((c) => ({

@@ -1,3 +1,5 @@
+import { netErrorText, urlErrorMessage } from '../net/netErrorText.js';
+import { outboundFetch } from '../net/outboundFetch.js';
 import { readResponseBounded } from '../input/boundedRead.js';
 import { VERSIONCHECK_LIMIT } from '../input/limits.js';
 
@@ -69,18 +71,15 @@ export async function fetchLatestVersions(o: FetchLatestOptions): Promise<Channe
   url.searchParams.set('version', o.cliVersion);
   url.searchParams.set('uuid', o.uuid);
   url.searchParams.set('source', 'cli');
+  const { init, proxy } = await outboundFetch(url);
+  const signal = AbortSignal.timeout(o.timeoutMs);
   let res: Response;
   try {
-    res = await fetch(url, { signal: AbortSignal.timeout(o.timeoutMs), headers: { Accept: 'application/json' } });
+    res = await fetch(url, { signal, headers: { Accept: 'application/json' }, ...init });
   } catch (e) {
-    const err = e as Error & { cause?: { code?: string; message?: string } };
-    const why =
-      err.name === 'TimeoutError' || err.name === 'AbortError'
-        ? `no answer within ${Math.round(o.timeoutMs / 100) / 10}s`
-        : err.cause?.code ?? err.cause?.message ?? err.message;
-    throw new Error(`could not reach ${url.host} (${why})`, { cause: e });
+    throw new Error(urlErrorMessage('GET', url.href, netErrorText(e, { target: url, proxy, timedOut: signal.aborted ? 'headers' : undefined }).text), { cause: e });
   }
-  if (res.status !== 200) throw new Error(`unexpected versioncheck response: ${res.status} ${res.statusText}`.trimEnd());
+  if (res.status !== 200) throw new Error(`unexpected versioncheck response from ${url.origin}${url.pathname}: ${res.status} ${res.statusText}`.trimEnd());
   let body: unknown;
   try {
     body = JSON.parse(new TextDecoder().decode(await readResponseBounded(res, VERSIONCHECK_LIMIT, url.host)));

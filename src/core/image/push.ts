@@ -2,6 +2,8 @@ import { open, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { UserError } from '../errors.js';
+import { netErrorText } from '../net/netErrorText.js';
+import { outboundFetch } from '../net/outboundFetch.js';
 import type { Descriptor } from './oci.js';
 import { MEDIA } from './oci.js';
 import { credentialsFor, type RegistryCredentials } from './registryAuth.js';
@@ -76,11 +78,12 @@ class Registry {
 
   async request(method: string, path: string, init: { headers?: Record<string, string>; body?: Buffer } = {}, retried = false): Promise<Response> {
     const url = this.url(path);
+    const outbound = await outboundFetch(new URL(url));
     let res: Response;
     try {
-      res = await fetch(url, { method, headers: this.headers(init.headers ?? {}), body: init.body, redirect: 'follow', signal: AbortSignal.timeout(TIMEOUT_MS) });
+      res = await fetch(url, { method, headers: this.headers(init.headers ?? {}), body: init.body, redirect: 'follow', signal: AbortSignal.timeout(TIMEOUT_MS), ...outbound.init });
     } catch (e) {
-      throw new UserError(`--push: ${method} ${url}: ${e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e)}`);
+      throw new UserError(`--push: ${method} ${url}: ${netErrorText(e, { target: new URL(url), proxy: outbound.proxy }).text}`);
     }
     if (res.status === 401 && !retried) {
       await drain(res);
@@ -105,8 +108,9 @@ class Registry {
     const u = new URL(realm);
     if (params.get('service')) u.searchParams.set('service', params.get('service') ?? '');
     u.searchParams.set('scope', params.get('scope') ?? `repository:${this.ref.repo}:pull,push`);
-    const res = await fetch(u, { headers: this.basic ? { authorization: `Basic ${this.basic}` } : {}, signal: AbortSignal.timeout(TIMEOUT_MS) }).catch((e: unknown) => {
-      throw new UserError(`--push: token request to ${u.origin}: ${e instanceof Error ? e.message : String(e)}`);
+    const outbound = await outboundFetch(u);
+    const res = await fetch(u, { headers: this.basic ? { authorization: `Basic ${this.basic}` } : {}, signal: AbortSignal.timeout(TIMEOUT_MS), ...outbound.init }).catch((e: unknown) => {
+      throw new UserError(`--push: token request to ${u.origin}: ${netErrorText(e, { target: u, proxy: outbound.proxy }).text}`);
     });
     const body = await boundedText(res);
     if (!res.ok) throw new UserError(`--push: ${u.origin} refused a token (${res.status})${this.creds ? '' : '; no credentials were given'}`);

@@ -22,3 +22,8 @@ export function loadClientNode(): Promise<typeof import('@kubernetes/client-node
 export function loadConfigTypes(): Promise<typeof import('@kubernetes/client-node/dist/config_types.js')> {
   return load('@kubernetes/client-node/dist/config_types.js') as Promise<typeof import('@kubernetes/client-node/dist/config_types.js')>;
 }
+
+/** undici, for its ProxyAgent: fetch through a proxy. Loaded only when a proxy applies. */
+export function loadUndici(): Promise<typeof import('undici')> {
+  return load('undici') as Promise<typeof import('undici')>;
+}

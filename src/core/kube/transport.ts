@@ -5,6 +5,8 @@ import { clusterCa, resolveCredentials, type Headers } from './credentials.js';
 import type { KubeSelection, ResolvedKubeConfig } from './kubeconfig.js';
 import { firstLine } from '../errors.js';
 import { KubeError, type KubeErrorKind } from './kubeError.js';
+import { netErrorText, urlErrorMessage } from '../net/netErrorText.js';
+import { outboundAgent } from '../net/outboundAgent.js';
 import { recordRequest } from './requestLog.js';
 
 /** linkerd's client timeout per request (`k8s.NewAPI(…, 30s)`). */
@@ -42,6 +44,8 @@ export class KubeTransport {
     private readonly agent: http.Agent,
     private readonly authHeaders: () => Promise<Headers>,
     readonly timeoutMs: number,
+    /** The proxy requests go through (kubeconfig proxy-url or the environment's), if any. */
+    readonly proxy: URL | undefined,
     /** Largest response body read (API_BODY_LIMIT unless a caller asks for less). */
     readonly bodyLimit: InputLimit = API_BODY_LIMIT,
   ) {}
@@ -55,25 +59,24 @@ export class KubeTransport {
       throw new KubeError('config', `invalid configuration: host must be a URL or a host:port pair: "${cluster.server}"`, { cause: e });
     }
     const creds = await resolveCredentials(resolved, timeoutMs);
-    const agent =
-      creds.proxyAgent ??
-      (server.protocol === 'https:'
-        ? new https.Agent({
-            keepAlive: true,
-            maxSockets: 32,
-            ca: clusterCa(cluster),
-            cert: creds.cert,
-            key: creds.key,
-            rejectUnauthorized: !cluster.skipTLSVerify,
-            servername: cluster.tlsServerName,
-          })
-        : new http.Agent({ keepAlive: true, maxSockets: 32 }));
+    // The kubeconfig's proxy-url wins (client-node builds that agent); else HTTPS_PROXY/NO_PROXY as client-go reads them.
+    const { agent, proxy } = creds.proxyAgent
+      ? { agent: creds.proxyAgent, proxy: proxyUrlOf(cluster.proxyUrl) }
+      : outboundAgent(server, {
+          keepAlive: true,
+          maxSockets: 32,
+          ca: clusterCa(cluster),
+          cert: creds.cert,
+          key: creds.key,
+          rejectUnauthorized: !cluster.skipTLSVerify,
+          servername: cluster.tlsServerName,
+        });
     // --as / --as-group override the kubeconfig's `as:`, as in client-go.
     const impersonation: Headers = {};
     if (sel.as) impersonation['Impersonate-User'] = sel.as;
     if (sel.asGroup.length) impersonation['Impersonate-Group'] = [...sel.asGroup];
     const authHeaders = async () => ({ ...(await creds.headers()), ...impersonation });
-    return new KubeTransport(server, agent, authHeaders, timeoutMs);
+    return new KubeTransport(server, agent, authHeaders, timeoutMs, proxy);
   }
 
   /** The full URL of an API path, honouring a path prefix in the kubeconfig's server URL. */
@@ -96,6 +99,7 @@ export class KubeTransport {
     return new Promise<TransportResponse>((resolve, reject) => {
       let settled = false;
       let timedOut = false;
+      let headersIn = false;
       const finish = (outcome: { err: unknown } | { res: TransportResponse }) => {
         if (settled) return;
         settled = true;
@@ -106,11 +110,12 @@ export class KubeTransport {
           resolve(outcome.res);
           return;
         }
-        const failure = outcome.err instanceof KubeError ? outcome.err : networkError(outcome.err, req.method, url, timedOut);
+        const failure = outcome.err instanceof KubeError ? outcome.err : networkError(outcome.err, req.method, url, timedOut ? (headersIn ? 'body' : 'headers') : undefined, this.proxy);
         recordRequest({ method: req.method, url, error: failure.message.replace(/^\w+ "[^"]*": /, ''), durationMs });
         reject(failure);
       };
       const request = lib.request(url, { method: req.method, agent: this.agent, headers }, (res) => {
+        headersIn = true;
         // Bounded while streaming (and before, by Content-Length): past the limit the answer is one line.
         const tooLarge = () => {
           const err = new KubeError('server', `${goMethod(req.method)} "${url}": ${overLimitMessage('response body', this.bodyLimit)}`, { method: req.method, url });
@@ -193,70 +198,18 @@ function goMethod(method: string): string {
   return method.charAt(0) + method.slice(1).toLowerCase();
 }
 
-type AltNameError = Error & { host?: string; reason?: string; cert?: { subjectaltname?: string } };
-
-/** Go's x509.HostnameError wording, from Node's ERR_TLS_CERT_ALTNAME_INVALID. */
-function hostnameError(e: AltNameError): string {
-  const host = e.host ?? '';
-  const sans = (e.cert?.subjectaltname ?? '').split(',').map((s) => s.trim());
-  const isIp = /^[\d.]+$|:/.test(host);
-  const valid = sans
-    .filter((s) => (isIp ? s.startsWith('IP Address:') : s.startsWith('DNS:')))
-    .map((s) => s.slice(s.indexOf(':') + 1))
-    .join(', ');
-  if (!host) return `x509: ${e.reason ?? e.message}`;
-  if (valid === '') {
-    return isIp
-      ? `x509: cannot validate certificate for ${host} because it doesn't contain any IP SANs`
-      : `x509: certificate is not valid for any names, but wanted to match ${host}`;
+function proxyUrlOf(proxyUrl: string | undefined): URL | undefined {
+  try {
+    return proxyUrl ? new URL(proxyUrl) : undefined;
+  } catch {
+    return undefined;
   }
-  return `x509: certificate is valid for ${valid}, not ${host}`;
 }
 
-const UNKNOWN_AUTHORITY = new Set([
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'CERT_SIGNATURE_FAILURE',
-  'CERT_UNTRUSTED',
-]);
-
-/** Map a Node socket/TLS error to client-go's wording. */
-export function networkError(err: unknown, method: string, url: string, timedOut = false): KubeError {
-  const e = err as NodeJS.ErrnoException & { reason?: string };
-  const u = new URL(url);
-  const hostPort = `${u.hostname.replace(/^\[|\]$/g, '')}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`;
-  const code = e.code ?? '';
-  let kind: KubeErrorKind = 'unreachable';
-  let why: string;
-  if (timedOut) {
-    kind = 'timeout';
-    why = 'context deadline exceeded (Client.Timeout exceeded while awaiting headers)';
-  } else if (code === 'ECONNREFUSED') why = `dial tcp ${hostPort}: connect: connection refused`;
-  else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') why = `dial tcp: lookup ${u.hostname}: no such host`;
-  else if (code === 'EHOSTUNREACH') why = `dial tcp ${hostPort}: connect: no route to host`;
-  else if (code === 'ENETUNREACH') why = `dial tcp ${hostPort}: connect: network is unreachable`;
-  else if (code === 'ETIMEDOUT') why = `dial tcp ${hostPort}: i/o timeout`;
-  else if (code === 'ECONNRESET') why = e.message === 'socket hang up' ? 'EOF' : 'read: connection reset by peer';
-  else if (UNKNOWN_AUTHORITY.has(code)) {
-    kind = 'tls';
-    why = 'tls: failed to verify certificate: x509: certificate signed by unknown authority';
-  } else if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
-    kind = 'tls';
-    why = 'tls: failed to verify certificate: x509: certificate has expired or is not yet valid';
-  } else if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
-    kind = 'tls';
-    why = `tls: failed to verify certificate: ${hostnameError(e)}`;
-  } else if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number/i.test(e.message)) {
-    kind = 'tls';
-    why = 'http: server gave HTTP response to HTTPS client';
-  } else if (code.startsWith('ERR_SSL') || code.startsWith('ERR_TLS') || code === 'EPROTO') {
-    kind = 'tls';
-    why = `remote error: tls: ${firstLine(e).replace(/^.*?:\s*/, '')}`;
-  } else why = firstLine(e);
-  return new KubeError(kind, `${goMethod(method)} "${url}": ${why}`, { method, url, cause: err });
+/** A Node socket/TLS failure in client-go's words (the wording lives in netErrorText). */
+export function networkError(err: unknown, method: string, url: string, timedOut?: 'headers' | 'body', proxy?: URL): KubeError {
+  const { kind, text } = netErrorText(err, { target: new URL(url), proxy, timedOut });
+  return new KubeError(kind, urlErrorMessage(method, url, text), { method, url, cause: err });
 }
 
 const GENERIC_STATUS_MESSAGES: Record<number, string> = {

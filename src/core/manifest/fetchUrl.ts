@@ -1,4 +1,6 @@
 import { UserError } from '../errors.js';
+import { netErrorText, urlErrorMessage } from '../net/netErrorText.js';
+import { outboundFetch, type OutboundFetch } from '../net/outboundFetch.js';
 import { readResponseBounded } from '../input/boundedRead.js';
 import { type InputLimit, MANIFEST_LIMIT } from '../input/limits.js';
 
@@ -29,11 +31,18 @@ export const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
 /** Like Go's url.ParseRequestURI plus a host: what the real CLI treats as a URL. */
 export function isUrl(arg: string): boolean {
   if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/]/.test(arg)) return false;
+  if (outOfRangePort(arg) !== undefined) return true;
   try {
     return new URL(arg).host !== '';
   } catch {
     return false;
   }
+}
+
+/** A port past 65535, which Go's URL parser accepts and only its dialer refuses (WHATWG URLs refuse it at once). */
+function outOfRangePort(arg: string): string | undefined {
+  const port = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/(?:[^@/?#]*@)?(?:\[[^\]]*\]|[^:/?#]*):(\d+)(?:[/?#]|$)/.exec(arg)?.[1];
+  return port !== undefined && Number(port) > 65535 ? port : undefined;
 }
 
 function isLoopback(host: string): boolean {
@@ -47,14 +56,8 @@ export function isFetchableUrl(arg: string): boolean {
   return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url.hostname));
 }
 
-function networkError(arg: string, e: unknown, timeoutMs: number): UserError {
-  const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-  const name = (e as Error).name;
-  const why =
-    name === 'TimeoutError' || name === 'AbortError'
-      ? `request timed out after ${timeoutMs / 1000}s`
-      : cause?.code ?? cause?.message ?? (e as Error).message;
-  return new UserError(`Get "${arg}": ${why}`);
+function networkError(url: string, e: unknown, timedOut: 'headers' | 'body' | undefined, proxy: URL | undefined): UserError {
+  return new UserError(urlErrorMessage('GET', url, netErrorText(e, { target: new URL(url), proxy, timedOut }).text));
 }
 
 /**
@@ -62,16 +65,22 @@ function networkError(arg: string, e: unknown, timeoutMs: number): UserError {
  * CLI's `only HTTPS URLs are allowed`; callers wanting a message of their own check first.
  */
 export async function fetchUrl(arg: string, opts: FetchOptions = {}): Promise<Uint8Array> {
+  const badPort = outOfRangePort(arg);
+  if (badPort !== undefined) throw new UserError(urlErrorMessage('GET', arg, `dial tcp: address ${badPort}: invalid port`));
   if (!isFetchableUrl(arg)) throw new UserError('only HTTPS URLs are allowed');
   const timeoutMs = opts.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
   const signal = AbortSignal.timeout(timeoutMs);
   let url = arg;
   let res: Response;
+  let init: OutboundFetch['init'];
+  let proxy: URL | undefined;
   for (let hops = 0; ; hops++) {
     try {
-      res = await (opts.fetch ?? fetch)(url, { signal, redirect: 'manual' });
+      // Each hop is its own request: NO_PROXY may send it another way than the first.
+      ({ init, proxy } = await outboundFetch(new URL(url)));
+      res = await (opts.fetch ?? fetch)(url, { signal, redirect: 'manual', ...init });
     } catch (e) {
-      throw networkError(url, e, timeoutMs);
+      throw networkError(url, e, signal.aborted ? 'headers' : undefined, proxy);
     }
     const location = REDIRECTS.has(res.status) ? res.headers.get('location') : null;
     if (location === null) break;
@@ -87,7 +96,7 @@ export async function fetchUrl(arg: string, opts: FetchOptions = {}): Promise<Ui
     return await readResponseBounded(res, opts.limit ?? MANIFEST_LIMIT, url);
   } catch (e) {
     if (e instanceof UserError) throw e;
-    throw networkError(url, e, timeoutMs);
+    throw networkError(url, e, signal.aborted ? 'body' : undefined, proxy);
   }
 }
 
