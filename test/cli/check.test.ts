@@ -88,9 +88,8 @@ describe('linkerd check (CLI)', () => {
   it('check --proxy -n app -o json prints one JSON document and exits 1 on a crash-looping pod', async () => {
     const cluster = await healthyCluster({ scenarios: ['emojivoto.yaml', 'crashloop.yaml'] });
     const s = await serve(cluster.objects);
-    const began = Date.now();
+    // --wait stays at its 5 minutes: only failing fast on the crash loop ends this within the test's timeout.
     const r = await linkerd(['check', '--proxy', '-n', 'emojivoto', '-o', 'json', '--kubeconfig', s.kubeconfigPath, ...EXPECTED]);
-    expect(Date.now() - began).toBeLessThan(20_000);
     expect(r.code).toBe(1);
     const doc = JSON.parse(r.stdout);
     expect(doc.success).toBe(false);

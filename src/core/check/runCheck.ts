@@ -2,7 +2,7 @@ import { CheckRun, type CheckOptions } from './context.js';
 import { runExtensions } from './extensions.js';
 import { extensionNamespaces } from './facts.js';
 import { checksFor } from './registry.js';
-import { runChecks, type RunnerObserver } from './runner.js';
+import { runChecks, type RunnerObserver, type Sleep } from './runner.js';
 import { Selector, type Selection } from './selection.js';
 import type { CheckDefinition, CheckResult } from './types.js';
 
@@ -25,6 +25,9 @@ export interface CheckRequest extends CheckOptions {
   /** 1 runs checks one after another (the real CLI's way); default: all independent checks at once. */
   concurrency?: number;
   selection?: Selection;
+  /** Time source and pause between retries (default: real time); tests inject virtual time. */
+  clock?: () => number;
+  sleep?: Sleep;
   /** `--fail-on warning`: warnings fail the run too. */
   failOn?: 'error' | 'warning';
   /** Extension checks; omitted (or in --pre/--crds modes) they do not run. */
@@ -58,7 +61,7 @@ export async function runCheck(req: CheckRequest, events: CheckEvents = {}): Pro
   const selector = new Selector(req.selection ?? { skip: [], only: [] });
   const run = new CheckRun(req);
   const checks: CheckDefinition[] = checksFor(req.mode, { cniEnabled: req.cniEnabled });
-  const start = Date.now();
+  const start = (req.clock ?? Date.now)();
   try {
     const extensionOptions = req.extensions;
     const extensionsWanted = extensionOptions !== undefined && (req.mode === 'default' || req.mode === 'proxy') && !selector.excludesExtensions;
@@ -72,6 +75,8 @@ export async function runCheck(req: CheckRequest, events: CheckEvents = {}): Pro
         concurrency: req.concurrency ?? Number.POSITIVE_INFINITY,
         hintBaseUrl: base,
         selected: (c) => selector.selected(c),
+        clock: req.clock,
+        sleep: req.sleep,
       },
       events,
     );

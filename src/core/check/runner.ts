@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { isUserError } from '../errors.js';
 import { isKubeError } from '../kube/kubeError.js';
 import { formatGoDuration } from '../values/index.js';
@@ -16,8 +17,16 @@ export interface RunnerOptions {
   hintBaseUrl: string;
   /** Checks left out by `--skip`/`--only` are reported as `skipped`, never run. */
   selected: (check: CheckDefinition) => boolean;
+  /** Time source and pause between attempts; tests inject virtual ones so retries never depend on machine speed. */
   clock?: () => number;
+  sleep?: Sleep;
 }
+
+/** A pause of `ms`, ended early (resolved or rejected) when `signal` aborts. */
+export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
+
+/** Real time: a `setTimeout` pause, its timer cleared on abort. */
+export const realSleep: Sleep = (ms, signal) => delay(Math.max(0, ms), undefined, { signal });
 
 export interface RunnerObserver {
   /** The check whose result is awaited next, and what it is waiting for (`message` while retrying). */
@@ -84,22 +93,15 @@ export async function runChecks(
   const clock = o.clock ?? Date.now;
   const start = clock();
   let stopped = false;
-  const wakeups = new Set<() => void>();
   const limiter = new Limiter(Math.max(1, o.concurrency));
   const current = { check: undefined as CheckDefinition | undefined };
   /** What each retrying check is waiting for, shown when the report reaches it. */
   const retrying = new Map<CheckDefinition, string>();
 
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        wakeups.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, Math.max(0, ms));
-      wakeups.add(done);
-    });
+  const pause = o.sleep ?? realSleep;
+  const stop = new AbortController();
+  /** A pause that ends early when a fatal failure stops the run. */
+  const sleep = (ms: number) => pause(ms, stop.signal).catch(() => undefined);
 
   const attempt = async (check: CheckDefinition, ctx: CheckContext): Promise<CheckOutcome> => {
     let timer: NodeJS.Timeout | undefined;
@@ -159,7 +161,7 @@ export async function runChecks(
     observer.result?.(r);
     if (r.stoppedRun) {
       stopped = true;
-      for (const wake of wakeups) wake();
+      stop.abort();
       break;
     }
   }

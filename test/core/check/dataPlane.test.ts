@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { virtualTime } from '../../support/virtualTime.js';
 import { createTrustAnchor } from '../../../src/core/pki/index.js';
 import { edit, healthyCluster } from './support/clusters.js';
 import { jsonCheck, render } from './support/render.js';
@@ -52,9 +53,9 @@ describe('linkerd check --proxy', () => {
   ] as const) {
     it(`fails at once on a terminal pod state (${status}), without waiting for --wait`, async () => {
       const cluster = await healthyCluster({ scenarios: ['emojivoto.yaml', file] });
-      const began = Date.now();
-      const { report } = await checkAgainst(cluster.objects, { mode: 'proxy', waitMs: 300_000 });
-      expect(Date.now() - began).toBeLessThan(10_000);
+      const time = virtualTime();
+      const { report } = await checkAgainst(cluster.objects, { mode: 'proxy', waitMs: 300_000, clock: time.clock, sleep: time.sleep });
+      expect(time.elapsed()).toBeLessThan(300_000);
       const error = `pod "${pod}" status is ${status}: ${detail}`;
       expect(result(report, 'L5D2402')).toMatchObject({ status: 'error', error, retries: 0, stoppedRun: true, hint: `${HINTS}l5d-data-plane-ready` });
       const out = render(report);
@@ -68,9 +69,9 @@ describe('linkerd check --proxy', () => {
 
   it('retries a proxy that is still starting until --wait runs out', async () => {
     const cluster = await healthyCluster({ scenarios: ['emojivoto.yaml', 'starting.yaml'] });
-    const began = Date.now();
-    const { report } = await checkAgainst(cluster.objects, { mode: 'proxy', waitMs: 600, retryIntervalMs: 50 });
-    expect(Date.now() - began).toBeGreaterThanOrEqual(600);
+    const time = virtualTime();
+    const { report } = await checkAgainst(cluster.objects, { mode: 'proxy', waitMs: 600, retryIntervalMs: 50, clock: time.clock, sleep: time.sleep });
+    expect(time.elapsed()).toBeGreaterThanOrEqual(600);
     const r = result(report, 'L5D2402');
     expect(r.error).toBe('container "linkerd-proxy" in pod "web-5f86686c4d-new01" is not ready');
     expect(r.retries).toBeGreaterThan(1);

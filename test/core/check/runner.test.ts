@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckContext } from '../../../src/core/check/context.js';
-import { runChecks, type RunnerOptions } from '../../../src/core/check/runner.js';
+import { realSleep, runChecks, type RunnerOptions } from '../../../src/core/check/runner.js';
 import { fail, pass, skip, type CheckDefinition, type CheckOutcome } from '../../../src/core/check/types.js';
+import { virtualTime } from '../../support/virtualTime.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -12,8 +13,12 @@ function def(id: string, run: (ctx: CheckContext) => Promise<CheckOutcome>, o: P
   return { id, category: 'linkerd-existence', description: `check ${id}`, severity: 'error', hintAnchor: `anchor-${id}`, retryable: false, run, ...o };
 }
 
+const START = 1_700_000_000_000;
+
+/** Runner options on virtual time starting at START: retries never depend on the machine's speed. */
 const options = (o: Partial<RunnerOptions> = {}): RunnerOptions => ({
-  deadline: Date.now(),
+  ...(({ clock, sleep }) => ({ clock, sleep }))(virtualTime(START)),
+  deadline: START,
   retryIntervalMs: 10,
   timeoutMs: 1_000,
   concurrency: Number.POSITIVE_INFINITY,
@@ -96,7 +101,7 @@ describe('the check runner', () => {
       },
       { retryable: true },
     );
-    const [r] = await runChecks([check], fakeContext, options({ deadline: Date.now() + 5_000 }));
+    const [r] = await runChecks([check], fakeContext, options({ deadline: START + 5_000 }));
     expect(r).toMatchObject({ status: 'success', retries: 2 });
     expect(generations[0]).toBe(0);
     expect(generations[1]).toBeGreaterThan(0);
@@ -106,12 +111,14 @@ describe('the check runner', () => {
   it('gives up at the deadline and reports the last failure', async () => {
     let attempts = 0;
     const check = def('A', async () => fail(`attempt ${++attempts}`), { retryable: true });
-    const began = Date.now();
-    const [r] = await runChecks([check], fakeContext, options({ deadline: began + 100, retryIntervalMs: 20 }));
-    expect(Date.now() - began).toBeLessThan(1_000);
+    const time = virtualTime(START);
+    const [r] = await runChecks([check], fakeContext, options({ deadline: START + 100, retryIntervalMs: 20, clock: time.clock, sleep: time.sleep }));
     expect(r.status).toBe('error');
     expect(r.error).toBe(`attempt ${attempts}`);
-    expect(attempts).toBeGreaterThan(2);
+    // Attempts at 0, 20, 40, 60, 80 and 100 ms; none after the deadline.
+    expect(attempts).toBe(6);
+    expect(time.elapsed()).toBe(100);
+    expect(r.retries).toBe(5);
   });
 
   it('fails fast on a terminal state the check declares, without waiting for the deadline', async () => {
@@ -124,17 +131,17 @@ describe('the check runner', () => {
       },
       { retryable: true, failFastOn: ['crash-loop'] },
     );
-    const began = Date.now();
-    const [r] = await runChecks([check], fakeContext, options({ deadline: began + 60_000 }));
+    const time = virtualTime(START);
+    const [r] = await runChecks([check], fakeContext, options({ deadline: START + 60_000, clock: time.clock, sleep: time.sleep }));
     expect(attempts).toBe(1);
-    expect(Date.now() - began).toBeLessThan(1_000);
+    expect(time.slept).toEqual([]);
     expect(r.error).toBe('pod "web" status is CrashLoopBackOff');
   });
 
   it('keeps retrying terminal states the check does not declare', async () => {
     let attempts = 0;
     const check = def('A', async () => (++attempts < 2 ? fail('x', { terminal: 'image-pull' }) : pass()), { retryable: true, failFastOn: ['crash-loop'] });
-    const [r] = await runChecks([check], fakeContext, options({ deadline: Date.now() + 5_000 }));
+    const [r] = await runChecks([check], fakeContext, options({ deadline: START + 5_000 }));
     expect(r.status).toBe('success');
     expect(attempts).toBe(2);
   });
@@ -160,7 +167,7 @@ describe('the check runner', () => {
     let n = 0;
     const check = def('A', async () => (++n < 2 ? fail('pod/x container y is not ready') : pass()), { retryable: true, surfaceErrorOnRetry: true });
     const quiet = def('B', async () => (n < 3 && ++n < 3 ? fail('hidden') : pass()), { retryable: true });
-    await runChecks([check, quiet], fakeContext, options({ deadline: Date.now() + 5_000 }), {
+    await runChecks([check, quiet], fakeContext, options({ deadline: START + 5_000 }), {
       waiting: (c, m) => seen.push(`${c.id}${m ? `: ${m}` : ''}`),
     });
     expect(seen).toContain('A: pod/x container y is not ready');
@@ -173,9 +180,25 @@ describe('the check runner', () => {
       await sleep(20);
       return fail('gone');
     }, { severity: 'fatal' });
-    const began = Date.now();
-    const results = await runChecks([fatal, retrying], fakeContext, options({ deadline: began + 60_000, retryIntervalMs: 10_000 }));
+    // A pause that only ends when the run is stopped: the test finishes only if the fatal failure wakes it.
+    let woken = 0;
+    const sleepUntilStopped = (_ms: number, signal: AbortSignal) =>
+      new Promise<void>((resolve) => {
+        if (signal.aborted) resolve();
+        signal.addEventListener('abort', () => {
+          woken++;
+          resolve();
+        });
+      });
+    const results = await runChecks([fatal, retrying], fakeContext, options({ deadline: START + 60_000, retryIntervalMs: 10_000, sleep: sleepUntilStopped }));
     expect(results.map((r) => r.id)).toEqual(['A']);
-    expect(Date.now() - began).toBeLessThan(2_000);
+    expect(woken).toBe(1);
+  });
+
+  it('ends a real pause at once when the run is stopped', async () => {
+    const stop = new AbortController();
+    const pause = realSleep(60_000, stop.signal);
+    stop.abort();
+    await expect(pause).rejects.toThrow(/abort/i);
   });
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
 import { expectGolden, inject, uninject, M, ROOT, type InjectOptions } from './support.js';
 
 /*
@@ -19,8 +20,6 @@ const CASES: Case[] = [
   // every kind, annotation mode and the full proxy spec
   { name: 'shop-annotated', inputs: [M('shop.yaml')] },
   { name: 'shop-manual', inputs: [M('shop.yaml')], options: { manual: true } },
-  { name: 'shop-manual-classic', inputs: [M('shop.yaml')], options: { manual: true, flags: { 'native-sidecar': false } } },
-  { name: 'shop-manual-cni', inputs: [M('shop.yaml')], options: { manual: true, values: M('values/cni.yaml') } },
   { name: 'shop-verbose', inputs: [M('shop.yaml')], options: { verbose: true } },
   // proxy flags
   {
@@ -98,6 +97,98 @@ describe('inject goldens', () => {
       expectGolden(`${c.name}.err`, r.stderr);
     });
   }
+});
+
+/*
+ * The shop-manual variants: rather than two more ~2,000-line goldens, each variant's output is the
+ * shop-manual golden with exactly the edits that variant makes, checked object by object.
+ */
+type Json = Record<string, unknown>;
+interface Container extends Json {
+  name: string;
+}
+interface PodSpec extends Json {
+  containers: Container[];
+  initContainers?: Container[];
+  volumes?: Array<{ name: string }>;
+}
+
+const documents = (text: string): unknown[] => parseAllDocuments(text).map((d) => d.toJS() as unknown);
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Every pod spec (an object with `containers`) and every annotations map in the documents. */
+function walk(value: unknown, found: { pods: PodSpec[]; annotations: Json[] } = { pods: [], annotations: [] }) {
+  if (Array.isArray(value)) for (const v of value) walk(v, found);
+  else if (isObject(value)) {
+    if (Array.isArray(value.containers)) found.pods.push(value as PodSpec);
+    if (isObject(value.metadata) && isObject(value.metadata.annotations)) found.annotations.push(value.metadata.annotations);
+    for (const v of Object.values(value)) walk(v, found);
+  }
+  return found;
+}
+
+const PROXY_STARTUP_PROBE = { failureThreshold: 120, httpGet: { path: '/ready', port: 4191 }, periodSeconds: 1 };
+const AWAIT_HOOK = { postStart: { exec: { command: ['/usr/lib/linkerd/linkerd-await', '--timeout=2m', '--port=4191'] } } };
+const VALIDATOR_ARGS = ['--log-format', 'plain', '--log-level', 'debug', '--connect-addr', '1.1.1.1:20001', '--listen-addr', '0.0.0.0:4140', '--timeout', '10s'];
+
+describe('shop-manual variants: the shop-manual golden with only their own edits', () => {
+  const native = () => documents(readFileSync(path.join(ROOT, 'test/core/inject/golden/shop-manual.out'), 'utf8'));
+
+  it('--native-sidecar=false: the proxy is the first regular container, held back by linkerd-await, and annotated so', async () => {
+    const r = await inject([M('shop.yaml')], { manual: true, flags: { 'native-sidecar': false } });
+    expect(r.exitCode).toBe(0);
+    expectGolden('shop-manual.err', r.stderr);
+    const classic = documents(r.stdout);
+    const { pods, annotations } = walk(classic);
+    expect(pods).toHaveLength(8);
+    // The annotation says so on every injected pod template and on the namespace; then remove it.
+    const marked = annotations.filter((a) => 'config.linkerd.io/proxy-enable-native-sidecar' in a);
+    expect(marked).toHaveLength(pods.length + 1);
+    for (const a of marked) {
+      expect(a['config.linkerd.io/proxy-enable-native-sidecar']).toBe('false');
+      delete a['config.linkerd.io/proxy-enable-native-sidecar'];
+    }
+    // Undo the proxy's move: back to the end of the init containers, as a native sidecar.
+    for (const pod of pods) {
+      const proxy = pod.containers.shift();
+      expect(proxy?.name).toBe('linkerd-proxy');
+      if (!proxy) continue;
+      expect(proxy.lifecycle).toEqual(AWAIT_HOOK);
+      expect(proxy).not.toHaveProperty('restartPolicy');
+      expect(proxy).not.toHaveProperty('startupProbe');
+      delete proxy.lifecycle;
+      expect(pod.initContainers?.map((c) => c.name)).toEqual(['linkerd-init']);
+      pod.initContainers?.push({ ...proxy, restartPolicy: 'Always', startupProbe: PROXY_STARTUP_PROBE });
+    }
+    expect(classic).toEqual(native());
+  });
+
+  it('with CNI values: the network validator replaces linkerd-init and its xtables lock volume', async () => {
+    const r = await inject([M('shop.yaml')], { manual: true, values: M('values/cni.yaml') });
+    expect(r.exitCode).toBe(0);
+    expectGolden('shop-manual.err', r.stderr);
+    const cni = documents(r.stdout);
+    const { pods } = walk(cni);
+    expect(pods).toHaveLength(8);
+    const expected = native();
+    for (const pod of walk(expected).pods) {
+      const init = pod.initContainers?.[0];
+      expect(init?.name).toBe('linkerd-init');
+      if (!init || !isObject(init.securityContext)) throw new Error('linkerd-init without a securityContext');
+      const { privileged: _privileged, capabilities: _capabilities, ...security } = init.securityContext;
+      const { volumeMounts: _mounts, ...rest } = init;
+      pod.initContainers?.splice(0, 1, {
+        ...rest,
+        name: 'linkerd-network-validator',
+        command: ['/usr/lib/linkerd/linkerd2-network-validator'],
+        args: VALIDATOR_ARGS,
+        securityContext: { ...security, capabilities: { drop: ['ALL'] } },
+      });
+      expect(pod.volumes?.[0]?.name).toBe('linkerd-proxy-init-xtables-lock');
+      pod.volumes?.shift();
+    }
+    expect(cni).toEqual(expected);
+  });
 });
 
 describe('uninject goldens', () => {

@@ -139,9 +139,8 @@ describe('KubeError kinds and messages', () => {
     const client = await connectKube(kubeGlobals(server), { timeoutMs: 200 });
     const clear = server.setFault('/version', 'hang');
     try {
-      const t0 = Date.now();
+      // The server never answers: only the client's deadline can end this, as the message says.
       const e = await failure(client.serverVersion());
-      expect(Date.now() - t0).toBeLessThan(5_000);
       expectKind(e, 'timeout', `Get "${server.url}/version": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`);
     } finally {
       clear();

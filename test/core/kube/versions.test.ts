@@ -1,9 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connectKube } from '../../../src/core/kube/kubeClient.js';
 import { readLinkerdConfig } from '../../../src/core/kube/linkerdConfig.js';
 import { proxyVersionOf } from '../../../src/core/kube/proxyVersion.js';
 import { readVersions } from '../../../src/core/kube/versions.js';
 import { kubeGlobals, startApiServer, type ApiServer } from '../../support/apiserver.js';
+
+/** One real turn of the event loop (setImmediate is never faked here). */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const FIXTURES = ['fixtures/clusters/empty.yaml', 'fixtures/clusters/pods.yaml'];
 
@@ -105,13 +108,21 @@ describe('readVersions (linkerd version)', () => {
 
   it('gives up on a hung server after its 5 s deadline', async () => {
     server.setFault('/api/v1', 'hang');
+    server.resetRequests();
+    // Fake timers for the client's deadline only; sockets and setImmediate stay real.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
-      const t0 = Date.now();
-      expect((await readVersions(kubeGlobals(server), { proxy: false })).server).toBe('unavailable');
-      const elapsed = Date.now() - t0;
-      expect(elapsed).toBeGreaterThanOrEqual(4_900);
-      expect(elapsed).toBeLessThan(8_000);
+      let settled = false;
+      const pending = readVersions(kubeGlobals(server), { proxy: false }).finally(() => (settled = true));
+      // The deadline starts when the request is sent: wait (in real event-loop turns) until the server holds it.
+      while (!server.requests.some((r) => r.path.startsWith('/api/v1'))) await turn();
+      await vi.advanceTimersByTimeAsync(4_999);
+      for (let i = 0; i < 5; i++) await turn();
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect((await pending).server).toBe('unavailable');
     } finally {
+      vi.useRealTimers();
       server.clearFaults();
     }
   });

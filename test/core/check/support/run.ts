@@ -3,9 +3,15 @@ import net from 'node:net';
 import { runCheck, type CheckReport, type CheckRequest } from '../../../../src/core/check/index.js';
 import type { KubeObject } from '../../../../src/core/kube/resources.js';
 import { LINKERD_VERSION } from '../../../../src/core/version.js';
+import { virtualTime } from '../../../support/virtualTime.js';
 import { startApiServer, type ApiServer, type ApiServerOptions } from '../../../support/apiserver.js';
 
-/** A request with test-friendly defaults: no waiting, short timeouts, no internet, no extensions. */
+function retryTime(): Pick<CheckRequest, 'clock' | 'sleep'> {
+  const { clock, sleep } = virtualTime();
+  return { clock, sleep };
+}
+
+/** A request with test-friendly defaults: no waiting, short timeouts, no internet, no extensions, virtual time for retries. */
 export function request(kubeconfig: string, o: Partial<CheckRequest> = {}): CheckRequest {
   return {
     mode: 'default',
@@ -20,6 +26,7 @@ export function request(kubeconfig: string, o: Partial<CheckRequest> = {}): Chec
     waitMs: 0,
     retryIntervalMs: 50,
     env: { HOME: '/nonexistent' },
+    ...retryTime(),
     ...o,
   };
 }
