@@ -31,8 +31,16 @@ const { LINKERD_VERSION } = await load('src/core/version.js');
 
 // Mid-rotation: the control plane runs with both anchors; half of the namespaces were not restarted yet.
 const pki = await makePki();
-const next = await createTrustAnchor({ commonName: 'root.linkerd.cluster.local', notBefore: new Date(Date.now() - 1000), notAfter: new Date(Date.now() + 86_400_000) });
-const cluster = await healthyCluster({ pki, scenarios: ['emojivoto.yaml'], values: (v) => (v.identityTrustAnchorsPEM = `${pki.anchor.certPem}${next.certPem}`) });
+const next = await createTrustAnchor({
+  commonName: 'root.linkerd.cluster.local',
+  notBefore: new Date(Date.now() - 1000),
+  notAfter: new Date(Date.now() + 86_400_000),
+});
+const cluster = await healthyCluster({
+  pki,
+  scenarios: ['emojivoto.yaml'],
+  values: (v) => (v.identityTrustAnchorsPEM = `${pki.anchor.certPem}${next.certPem}`),
+});
 const bundle = cluster.bundle;
 const oldBundle = pki.anchor.certPem.trim();
 function apps(namespaces) {
@@ -74,5 +82,7 @@ console.log(`  status            : ${(large.ms / 1000).toFixed(2)} s, ${large.re
 console.log(`  floor (one LIST)  : ${(large.floorMs / 1000).toFixed(2)} s`);
 console.log(`ratio ${ratio.toFixed(2)}× the floor (target ≤ ${TARGET}×) ${ratio <= TARGET ? 'OK' : 'MISSED'}`);
 const independent = large.requests === small.requests;
-console.log(`requests: ${large.requests} with ${large.meshed} pods, ${small.requests} with ${small.meshed} pods — ${independent ? 'independent of the pod count: OK' : 'MISSED'}`);
+console.log(
+  `requests: ${large.requests} with ${large.meshed} pods, ${small.requests} with ${small.meshed} pods — ${independent ? 'independent of the pod count: OK' : 'MISSED'}`,
+);
 if (!independent) process.exitCode = 1;

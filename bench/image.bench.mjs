@@ -24,7 +24,15 @@ if (process.argv[2] === '--child') {
   const { buildImage } = await import(pathToFileURL(path.join(root, 'dist/src/core/image/build.js')).href);
   const t0 = performance.now();
   const c0 = process.cpuUsage();
-  const r = await buildImage({ config, cwd: path.dirname(config), output, tag: 'bench/image:1', archs: ['amd64'], packages: [packages], sourceDateEpoch: 1_700_000_000 });
+  const r = await buildImage({
+    config,
+    cwd: path.dirname(config),
+    output,
+    tag: 'bench/image:1',
+    archs: ['amd64'],
+    packages: [packages],
+    sourceDateEpoch: 1_700_000_000,
+  });
   const ms = performance.now() - t0;
   const c = process.cpuUsage(c0);
   process.stdout.write(JSON.stringify({ ms, cpuMs: (c.user + c.system) / 1000, bytes: r.images[0].layer.size, rssMB: process.resourceUsage().maxRSS / 1024 }));
@@ -61,8 +69,13 @@ function makePackages(dir, mb) {
       writeFileSync(path.join(files, `file${f}.so`), content(size));
       left -= size;
     }
-    writeFileSync(path.join(pkgRoot, 'DEBIAN', 'control'), `Package: ${name}\nVersion: 1.0\nArchitecture: amd64\nMaintainer: bench <b@example.com>\nDescription: bench\n`);
-    const r = spawnSync('dpkg-deb', ['--root-owner-group', '-Zgzip', '-z6', '--build', pkgRoot, path.join(debs, `${name}_1.0_amd64.deb`)], { encoding: 'utf8' });
+    writeFileSync(
+      path.join(pkgRoot, 'DEBIAN', 'control'),
+      `Package: ${name}\nVersion: 1.0\nArchitecture: amd64\nMaintainer: bench <b@example.com>\nDescription: bench\n`,
+    );
+    const r = spawnSync('dpkg-deb', ['--root-owner-group', '-Zgzip', '-z6', '--build', pkgRoot, path.join(debs, `${name}_1.0_amd64.deb`)], {
+      encoding: 'utf8',
+    });
     if (r.status !== 0) throw new Error(`dpkg-deb: ${r.stderr}`);
     rmSync(path.join(pkgRoot, 'DEBIAN'), { recursive: true });
     mkdirSync(path.join(tree, 'usr', 'lib'), { recursive: true });
@@ -77,8 +90,15 @@ function makePackages(dir, mb) {
 function measure(label, fn, runs) {
   const results = [];
   for (let i = 0; i < runs; i++) results.push(fn(i));
-  const m = { ms: median(results.map((r) => r.ms)), cpuMs: median(results.map((r) => r.cpuMs)), rssMB: Math.max(...results.map((r) => r.rssMB ?? 0)), bytes: results[0].bytes };
-  console.log(`${label.padEnd(44)}: median ${m.ms.toFixed(0).padStart(6)} ms wall, ${m.cpuMs.toFixed(0).padStart(6)} ms CPU${m.rssMB ? `, peak RSS ${m.rssMB.toFixed(0).padStart(4)} MB` : ''}, output ${(m.bytes / 1e6).toFixed(1)} MB`);
+  const m = {
+    ms: median(results.map((r) => r.ms)),
+    cpuMs: median(results.map((r) => r.cpuMs)),
+    rssMB: Math.max(...results.map((r) => r.rssMB ?? 0)),
+    bytes: results[0].bytes,
+  };
+  console.log(
+    `${label.padEnd(44)}: median ${m.ms.toFixed(0).padStart(6)} ms wall, ${m.cpuMs.toFixed(0).padStart(6)} ms CPU${m.rssMB ? `, peak RSS ${m.rssMB.toFixed(0).padStart(4)} MB` : ''}, output ${(m.bytes / 1e6).toFixed(1)} MB`,
+  );
   return m;
 }
 
@@ -120,10 +140,14 @@ try {
   const buildSmall = measure(`linkerd image build (${mb / 2} MB)`, build(small, dir), runs);
   // CPU time is the verdict: on a shared machine wall time mostly measures the neighbours.
   const ratio = buildLarge.cpuMs / floorLarge.cpuMs;
-  console.log(`CPU ratio to floor at ${mb} MB: ${ratio.toFixed(2)}× (target ≤ ${TARGET_RATIO}×) ${ratio <= TARGET_RATIO ? 'OK' : 'MISSED'}; wall ratio ${(buildLarge.ms / floorLarge.ms).toFixed(2)}×`);
+  console.log(
+    `CPU ratio to floor at ${mb} MB: ${ratio.toFixed(2)}× (target ≤ ${TARGET_RATIO}×) ${ratio <= TARGET_RATIO ? 'OK' : 'MISSED'}; wall ratio ${(buildLarge.ms / floorLarge.ms).toFixed(2)}×`,
+  );
   const growth = buildLarge.rssMB - buildSmall.rssMB;
   const bound = mb / 2 / 4;
-  console.log(`peak RSS growth for ${mb / 2} MB more data: ${growth.toFixed(0)} MB (target ≤ ${bound} MB: memory does not follow the image size) ${growth <= bound ? 'OK' : 'MISSED'}`);
+  console.log(
+    `peak RSS growth for ${mb / 2} MB more data: ${growth.toFixed(0)} MB (target ≤ ${bound} MB: memory does not follow the image size) ${growth <= bound ? 'OK' : 'MISSED'}`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -39,7 +39,9 @@ if (process.argv[2] === '--child') {
     const text = readFileSync(file, 'utf8');
     const out =
       mode === 'floor'
-        ? parseAllDocuments(text).map((d) => d.toString()).join('')
+        ? parseAllDocuments(text)
+            .map((d) => d.toString())
+            .join('')
         : Array.from(new Parser().parse(text), (t) => CST.stringify(t)).join('');
     devNull.write(out);
     ms = performance.now() - t0;
@@ -148,7 +150,9 @@ try {
   }
   const mb = (n) => (readFileSync(files[n]).length / 1e6).toFixed(1);
   const row = (label, m) =>
-    console.log(`${label.padEnd(46)}: median ${m.ms.toFixed(0).padStart(6)} ms, peak RSS ${m.rssMB.toFixed(0).padStart(4)} MB, output ${(m.bytes / 1e6).toFixed(1)} MB`);
+    console.log(
+      `${label.padEnd(46)}: median ${m.ms.toFixed(0).padStart(6)} ms, peak RSS ${m.rssMB.toFixed(0).padStart(4)} MB, output ${(m.bytes / 1e6).toFixed(1)} MB`,
+    );
 
   const floorLarge = measure('floor', files[large], runs);
   const cstLarge = measure('cst', files[large], runs);
@@ -178,7 +182,9 @@ try {
   console.log(`time, ratio to floor at ${large}: ${ratio.toFixed(2)}× (target ≤ ${TARGET_RATIO}×) ${verdict(ratio <= TARGET_RATIO)}`);
   console.log(`scaling ${small} → ${large}: ${scaling.toFixed(2)}× for 10× the input (target ≤ ${TARGET_SCALING}×) ${verdict(scaling <= TARGET_SCALING)}`);
   console.log(`peak RSS, ratio to floor at ${large}: ${rss.toFixed(2)}× (target ≤ ${TARGET_RSS_RATIO}×) ${verdict(rss <= TARGET_RSS_RATIO)}`);
-  console.log(`peak RSS ${large} → ${huge}, heap ≤ ${CAPPED_HEAP_MB} MB: ${flat.toFixed(2)}× for 4× the input (target ≤ ${TARGET_RSS_FLAT}×) ${verdict(flat <= TARGET_RSS_FLAT)}`);
+  console.log(
+    `peak RSS ${large} → ${huge}, heap ≤ ${CAPPED_HEAP_MB} MB: ${flat.toFixed(2)}× for 4× the input (target ≤ ${TARGET_RSS_FLAT}×) ${verdict(flat <= TARGET_RSS_FLAT)}`,
+  );
   console.log(`peak RSS ${large} → ${huge}, uncapped: ${(manualHuge.rssMB / manualLarge.rssMB).toFixed(2)}× (V8 grows the heap with the work done)`);
   console.log(`annotation mode at ${large}: ${(annotateLarge.ms / floorLarge.ms).toFixed(2)}× the floor`);
 } finally {

@@ -11,9 +11,12 @@ const generated = [linkerd, 'install', '--ignore-cluster'];
 const certs = 'fixtures/certs/valid';
 const pinned = [
   ...generated,
-  '--identity-trust-anchors-file', `${certs}-trust-anchors.pem`,
-  '--identity-issuer-certificate-file', `${certs}-crt.pem`,
-  '--identity-issuer-key-file', `${certs}-key.pem`,
+  '--identity-trust-anchors-file',
+  `${certs}-trust-anchors.pem`,
+  '--identity-issuer-certificate-file',
+  `${certs}-crt.pem`,
+  '--identity-issuer-key-file',
+  `${certs}-key.pem`,
 ];
 
 const [floor, gen, pin, bundle] = medians([FLOOR, generated, pinned, withoutSnapshot(generated)]);

@@ -6,7 +6,9 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const dir = fileURLToPath(new URL('./', import.meta.url));
-const benches = readdirSync(dir).filter((f) => f.endsWith('.bench.mjs')).sort();
+const benches = readdirSync(dir)
+  .filter((f) => f.endsWith('.bench.mjs'))
+  .sort();
 let failed = 0;
 for (const file of benches) {
   console.log(`\n# ${file}`);

@@ -68,8 +68,12 @@ export function application(namespaces, pods, bundle, proxyVersion) {
       metadata: { name: 'web', namespace: ns },
       spec: { clusterIP: `10.96.${Math.floor(i / 256)}.${i % 256}`, selector: { app: 'web' }, ports: [{ name: 'http', port: 80, targetPort: 8080 }] },
     });
-    objects.push({ apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'web', namespace: ns }, subsets: [{ addresses, ports: [{ name: 'http', port: 8080 }] }] });
+    objects.push({
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { name: 'web', namespace: ns },
+      subsets: [{ addresses, ports: [{ name: 'http', port: 8080 }] }],
+    });
   }
   return objects;
 }
-

@@ -12,9 +12,7 @@ const ROLE = 'ext-namespace-metadata-linkerd-config';
  */
 export function configRbac(values: Values, ctx: ControlPlaneContext) {
   const labels = { [CONTROL_PLANE_NS]: ctx.namespace, ...values.commonLabels };
-  const out: object[] = [
-    role(ROLE, ctx, labels, [rule([''], ['configmaps'], ['get'], ['linkerd-config'])], createdByAnnotation(values, ctx)),
-  ];
+  const out: object[] = [role(ROLE, ctx, labels, [rule([''], ['configmaps'], ['get'], ['linkerd-config'])], createdByAnnotation(values, ctx))];
   const subjects = configReaderSubjects(values.configReaders, ctx);
   if (subjects.length) {
     const binding: RoleBinding = {

@@ -46,7 +46,11 @@ export function policyRbac(values: Values, ctx: ControlPlaneContext) {
       rule(['policy.linkerd.io'], policyKinds, REV),
       rule(['gateway.networking.k8s.io'], gatewayRoutes, REV),
       rule(['policy.linkerd.io'], ['httproutes/status', 'httplocalratelimitpolicies/status', 'egressnetworks/status'], ['patch']),
-      rule(['gateway.networking.k8s.io'], gatewayRoutes.map((r) => `${r}/status`), ['patch']),
+      rule(
+        ['gateway.networking.k8s.io'],
+        gatewayRoutes.map((r) => `${r}/status`),
+        ['patch'],
+      ),
       rule(['workload.linkerd.io'], ['externalworkloads'], REV),
       rule(['coordination.k8s.io'], ['leases'], ['create', 'get', 'patch']),
     ]),

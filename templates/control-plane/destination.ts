@@ -3,14 +3,7 @@ import type { Container } from 'kubernetes-types/core/v1.js';
 import type { Values } from '../../src/core/values/index.js';
 import { trustDomainOf } from '../proxy/index.js';
 import type { ControlPlaneContext } from './context.js';
-import {
-  controllerContainer,
-  controllerImage,
-  controllerResources,
-  type ControllerContainerSpec,
-  extraEnv,
-  proxiedDeployment,
-} from './pod.js';
+import { controllerContainer, controllerImage, controllerResources, type ControllerContainerSpec, extraEnv, proxiedDeployment } from './pod.js';
 import { traceArgs } from './trace.js';
 
 /** The chart's default `destinationController.meshedHttp2ClientProtobuf`: HTTP/2 keep-alives between meshed proxies. */

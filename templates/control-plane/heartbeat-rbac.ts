@@ -10,10 +10,7 @@ export function heartbeatRbac(values: Values, ctx: ControlPlaneContext) {
   return [
     role('linkerd-heartbeat', ctx, labels, [rule([''], ['configmaps'], ['get'], ['linkerd-config'])]),
     roleBinding('linkerd-heartbeat', ctx, labels, 'linkerd-heartbeat', 'linkerd-heartbeat'),
-    clusterRole('linkerd-heartbeat', labels, [
-      rule([''], ['namespaces'], ['list']),
-      rule(['linkerd.io'], ['serviceprofiles'], ['list']),
-    ]),
+    clusterRole('linkerd-heartbeat', labels, [rule([''], ['namespaces'], ['list']), rule(['linkerd.io'], ['serviceprofiles'], ['list'])]),
     clusterRoleBinding('linkerd-heartbeat', labels, 'linkerd-heartbeat', 'linkerd-heartbeat', ctx),
     serviceAccount('linkerd-heartbeat', values, ctx, componentLabels(values, ctx, 'heartbeat')),
   ];

@@ -8,10 +8,7 @@ export function identityRbac(values: Values, ctx: ControlPlaneContext) {
   const labels = componentLabels(values, ctx, 'identity');
   const name = `linkerd-${ctx.namespace}-identity`;
   return [
-    clusterRole(name, labels, [
-      rule(['authentication.k8s.io'], ['tokenreviews'], ['create']),
-      rule([''], ['events'], ['create', 'patch']),
-    ]),
+    clusterRole(name, labels, [rule(['authentication.k8s.io'], ['tokenreviews'], ['create']), rule([''], ['events'], ['create', 'patch'])]),
     clusterRoleBinding(name, labels, name, 'linkerd-identity', ctx),
     serviceAccount('linkerd-identity', values, ctx, labels),
   ];

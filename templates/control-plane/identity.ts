@@ -5,12 +5,7 @@ import type { Values } from '../../src/core/values/index.js';
 import { trustDomainOf } from '../proxy/index.js';
 import type { ControlPlaneContext } from './context.js';
 import { b64, componentLabels, createdByAnnotation, namespacedMeta } from './metadata.js';
-import {
-  controllerContainer,
-  controllerResources,
-  extraEnv,
-  proxiedDeployment,
-} from './pod.js';
+import { controllerContainer, controllerResources, extraEnv, proxiedDeployment } from './pod.js';
 import { traceArgs } from './trace.js';
 
 /**

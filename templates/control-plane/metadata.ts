@@ -29,12 +29,7 @@ export function clusterMeta(name: string, labels: Record<string, string>, annota
 }
 
 /** Metadata of a namespaced object; `createdBy` adds the `linkerd.io/created-by` annotation. */
-export function namespacedMeta(
-  name: string,
-  ctx: ControlPlaneContext,
-  labels: Record<string, string>,
-  annotations?: Record<string, string>,
-): ObjectMeta {
+export function namespacedMeta(name: string, ctx: ControlPlaneContext, labels: Record<string, string>, annotations?: Record<string, string>): ObjectMeta {
   const meta: ObjectMeta = { name, namespace: ctx.namespace, labels };
   if (annotations && Object.keys(annotations).length) meta.annotations = annotations;
   return meta;

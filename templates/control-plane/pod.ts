@@ -107,7 +107,10 @@ export function controllerContainer(values: Values, spec: ControllerContainerSpe
   if (spec.env?.length) c.env = spec.env;
   c.image = spec.image ?? controllerImage(values);
   c.imagePullPolicy = spec.imagePullPolicy || values.imagePullPolicy;
-  c.livenessProbe = httpProbe(spec.livenessPath ?? '/ping', spec.adminPort, { initialDelaySeconds: 10, timeoutSeconds: spec.probeTimeouts.livenessProbe.timeoutSeconds });
+  c.livenessProbe = httpProbe(spec.livenessPath ?? '/ping', spec.adminPort, {
+    initialDelaySeconds: 10,
+    timeoutSeconds: spec.probeTimeouts.livenessProbe.timeoutSeconds,
+  });
   c.name = spec.name;
   c.ports = spec.ports;
   c.readinessProbe = httpProbe('/ready', spec.adminPort, { failureThreshold: 7, timeoutSeconds: spec.probeTimeouts.readinessProbe.timeoutSeconds });
@@ -131,9 +134,7 @@ function affinity(values: Values, component: Component): Affinity | undefined {
       preferredDuringSchedulingIgnoredDuringExecution: [
         { podAffinityTerm: { labelSelector: selector, topologyKey: 'topology.kubernetes.io/zone' }, weight: 100 },
       ],
-      requiredDuringSchedulingIgnoredDuringExecution: [
-        { labelSelector: structuredClone(selector), topologyKey: 'kubernetes.io/hostname' },
-      ],
+      requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: structuredClone(selector), topologyKey: 'kubernetes.io/hostname' }],
     };
   }
   if (values.nodeAffinity && Object.keys(values.nodeAffinity).length) out.nodeAffinity = structuredClone(values.nodeAffinity);

@@ -2,12 +2,7 @@ import type { Deployment } from 'kubernetes-types/apps/v1.js';
 import type { Container } from 'kubernetes-types/core/v1.js';
 import type { Values } from '../../src/core/values/index.js';
 import type { ControlPlaneContext } from './context.js';
-import {
-  controllerContainer,
-  controllerResources,
-  extraEnv,
-  proxiedDeployment,
-} from './pod.js';
+import { controllerContainer, controllerResources, extraEnv, proxiedDeployment } from './pod.js';
 
 function injectorContainer(values: Values, ctx: ControlPlaneContext): Container {
   const pi = values.proxyInjector;

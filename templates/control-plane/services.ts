@@ -50,7 +50,14 @@ export function destinationServices(values: Values, ctx: ControlPlaneContext): S
 
 /** The injector's Service; 443 is opaque so meshed API-server traffic is not protocol-detected. */
 export function proxyInjectorService(values: Values, ctx: ControlPlaneContext): Service {
-  return service('linkerd-proxy-injector', values, ctx, 'proxy-injector', { name: 'proxy-injector', port: 443, targetPort: 'proxy-injector' }, {
-    annotations: { 'config.linkerd.io/opaque-ports': '443' },
-  });
+  return service(
+    'linkerd-proxy-injector',
+    values,
+    ctx,
+    'proxy-injector',
+    { name: 'proxy-injector', port: 443, targetPort: 'proxy-injector' },
+    {
+      annotations: { 'config.linkerd.io/opaque-ports': '443' },
+    },
+  );
 }

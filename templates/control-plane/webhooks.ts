@@ -116,7 +116,12 @@ const createUpdate = (apiGroups: string[], apiVersions: string[], resources: str
   resources,
 });
 
-function validatingWebhook(key: 'profileValidator' | 'policyValidator', values: Values, ctx: ControlPlaneContext, rules: AdmissionRule[]): ValidatingWebhookConfiguration {
+function validatingWebhook(
+  key: 'profileValidator' | 'policyValidator',
+  values: Values,
+  ctx: ControlPlaneContext,
+  rules: AdmissionRule[],
+): ValidatingWebhookConfiguration {
   const spec = WEBHOOKS[key];
   const hook = values[key];
   return {

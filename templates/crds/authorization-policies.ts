@@ -11,10 +11,7 @@ export function authorizationPoliciesCrd(ctx: CrdContext): CustomResourceDefinit
     obj(
       {
         targetRef: described('The Server, HTTPRoute or Namespace the policy applies to.', localTargetRef()),
-        requiredAuthenticationRefs: described(
-          'Authentications a client must all satisfy; a missing one disables the policy.',
-          arr(namespacedRef()),
-        ),
+        requiredAuthenticationRefs: described('Authentications a client must all satisfy; a missing one disables the policy.', arr(namespacedRef())),
       },
       ['targetRef', 'requiredAuthenticationRefs'],
     ),

@@ -10,19 +10,13 @@ export function egressNetworksCrd(ctx: CrdContext): CustomResourceDefinition {
     'The destinations and the default policy for traffic to them.',
     obj(
       {
-        trafficPolicy: described(
-          'Allow or Deny traffic that no route attached to this network describes.',
-          oneOfStrings(['Allow', 'Deny']),
-        ),
+        trafficPolicy: described('Allow or Deny traffic that no route attached to this network describes.', oneOfStrings(['Allow', 'Deny'])),
         networks: described('The destinations this object covers.', networks()),
       },
       ['trafficPolicy'],
     ),
   );
-  const status = described(
-    'What the policy controller reports about the network.',
-    obj({ conditions: linkerdConditions() }),
-  );
+  const status = described('What the policy controller reports about the network.', obj({ conditions: linkerdConditions() }));
 
   return namespacedCrd(ctx, {
     group: 'policy.linkerd.io',

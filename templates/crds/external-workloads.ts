@@ -47,11 +47,7 @@ function externalWorkloadSpec(meshTlsField: 'meshTls' | 'meshTLS', maxWorkloadIP
   );
 }
 
-const status = (): Schema =>
-  described(
-    'What the controllers report about the workload.',
-    obj({ conditions: linkerdConditions({ withProbeTime: true }) }),
-  );
+const status = (): Schema => described('What the controllers report about the workload.', obj({ conditions: linkerdConditions({ withProbeTime: true }) }));
 
 const identityAndAgeColumns = (field: string): CustomResourceColumnDefinition[] => [
   { name: 'Identity', type: 'string', jsonPath: `.spec.${field}.identity` },

@@ -11,11 +11,7 @@ export const GATEWAY_API_BUNDLE_VERSION = 'v1.1.1';
  * annotations, plus `helm.sh/resource-policy: keep` so uninstalling Linkerd with Helm does
  * not delete routes other controllers may rely on.
  */
-export function gatewayApiCrd(
-  ctx: CrdContext,
-  kind: string,
-  versions: CustomResourceDefinitionVersion[],
-): CustomResourceDefinition {
+export function gatewayApiCrd(ctx: CrdContext, kind: string, versions: CustomResourceDefinitionVersion[]): CustomResourceDefinition {
   const plural = `${kind.toLowerCase()}s`;
   return namespacedCrd(ctx, {
     group: GATEWAY_GROUP,

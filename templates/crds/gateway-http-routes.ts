@@ -18,14 +18,7 @@ import {
 import { httpRouteRuleRules, validated } from './route-validations.js';
 import { arr, described, obj, resource, type Schema } from './schema.js';
 
-const HTTP_FILTERS: FilterType[] = [
-  'RequestHeaderModifier',
-  'ResponseHeaderModifier',
-  'RequestMirror',
-  'RequestRedirect',
-  'URLRewrite',
-  'ExtensionRef',
-];
+const HTTP_FILTERS: FilterType[] = ['RequestHeaderModifier', 'ResponseHeaderModifier', 'RequestMirror', 'RequestRedirect', 'URLRewrite', 'ExtensionRef'];
 
 const cel = true;
 

@@ -2,15 +2,7 @@ import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1
 import type { CrdContext } from './crd-context.js';
 import { namespacedCrd } from './namespaced-crd.js';
 import { arr, described, int64, obj, resource, type Schema } from './schema.js';
-import {
-  linkerdConditions,
-  localTargetRef,
-  namespacedRef,
-  refGroup,
-  refKind,
-  refName,
-  refNamespace,
-} from './shared-schemas.js';
+import { linkerdConditions, localTargetRef, namespacedRef, refGroup, refKind, refName, refNamespace } from './shared-schemas.js';
 
 const rps = (): Schema => described('Requests per second allowed.', int64());
 const requestsPerSecond = (): Schema => obj({ requestsPerSecond: rps() }, ['requestsPerSecond']);
@@ -30,10 +22,7 @@ export function httpLocalRateLimitPoliciesCrd(ctx: CrdContext): CustomResourceDe
             obj(
               {
                 requestsPerSecond: rps(),
-                clientRefs: described(
-                  'The clients (e.g. ServiceAccounts) this override applies to.',
-                  arr(namespacedRef({ namespace: refNamespace() })),
-                ),
+                clientRefs: described('The clients (e.g. ServiceAccounts) this override applies to.', arr(namespacedRef({ namespace: refNamespace() }))),
               },
               ['requestsPerSecond', 'clientRefs'],
             ),

@@ -33,21 +33,12 @@ const LINKERD_BEFORE_GATEWAY: CrdTemplate[] = [
   serversCrd,
   serviceProfilesCrd,
 ];
-const GATEWAY_API: CrdTemplate[] = [
-  gatewayHttpRoutesCrd,
-  gatewayGrpcRoutesCrd,
-  gatewayTlsRoutesCrd,
-  gatewayTcpRoutesCrd,
-];
+const GATEWAY_API: CrdTemplate[] = [gatewayHttpRoutesCrd, gatewayGrpcRoutesCrd, gatewayTlsRoutesCrd, gatewayTcpRoutesCrd];
 const LINKERD_AFTER_GATEWAY: CrdTemplate[] = [externalWorkloadsCrd];
 
 /** The CRDs of `linkerd install --crds`, in output order. */
 export function renderCrds(ctx: CrdContext): CustomResourceDefinition[] {
-  const templates = [
-    ...LINKERD_BEFORE_GATEWAY,
-    ...(ctx.installGatewayAPI ? GATEWAY_API : []),
-    ...LINKERD_AFTER_GATEWAY,
-  ];
+  const templates = [...LINKERD_BEFORE_GATEWAY, ...(ctx.installGatewayAPI ? GATEWAY_API : []), ...LINKERD_AFTER_GATEWAY];
   return templates.map((template) => template(ctx));
 }
 

@@ -10,10 +10,7 @@ export function meshTlsAuthenticationsCrd(ctx: CrdContext): CustomResourceDefini
     ...described(
       'The identities that authenticate a client.',
       obj({
-        identities: described(
-          'Proxy identities; a `*.` prefix matches a whole domain and `*` matches any identity.',
-          arr(str(), { minItems: 1 }),
-        ),
+        identities: described('Proxy identities; a `*.` prefix matches a whole domain and `*` matches any identity.', arr(str(), { minItems: 1 })),
         identityRefs: described(
           'Objects (e.g. ServiceAccounts) whose identities are accepted; without a name, all of that kind.',
           arr(namespacedRef({ required: ['kind'] }), { minItems: 1 }),

@@ -1,8 +1,4 @@
-import type {
-  CustomResourceDefinition,
-  CustomResourceDefinitionNames,
-  CustomResourceDefinitionVersion,
-} from 'kubernetes-types/apiextensions/v1.js';
+import type { CustomResourceDefinition, CustomResourceDefinitionNames, CustomResourceDefinitionVersion } from 'kubernetes-types/apiextensions/v1.js';
 import type { CrdContext } from './crd-context.js';
 
 export interface NamespacedCrdParts {

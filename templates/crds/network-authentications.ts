@@ -8,9 +8,7 @@ import { networks } from './shared-schemas.js';
 export function networkAuthenticationsCrd(ctx: CrdContext): CustomResourceDefinition {
   const spec = described(
     'The networks that authenticate a client.',
-    obj({ networks: described('Client networks; a client in any of them is authenticated.', networks()) }, [
-      'networks',
-    ]),
+    obj({ networks: described('Client networks; a client in any of them is authenticated.', networks()) }, ['networks']),
   );
 
   return namespacedCrd(ctx, {

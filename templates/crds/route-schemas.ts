@@ -5,19 +5,7 @@
  * upstream's CEL rules: every part that has rules takes `cel`.
  */
 import type { ValidationRule } from 'kubernetes-types/apiextensions/v1.js';
-import {
-  arr,
-  described,
-  int,
-  int32,
-  listMap,
-  obj,
-  oneOfStrings,
-  portNumber,
-  str,
-  type Constraints,
-  type Schema,
-} from './schema.js';
+import { arr, described, int, int32, listMap, obj, oneOfStrings, portNumber, str, type Constraints, type Schema } from './schema.js';
 import { DNS_SUBDOMAIN_PATTERN, metaConditions, refGroup, refKind, refName, refNamespace } from './shared-schemas.js';
 import {
   backendPortRules,
@@ -36,8 +24,7 @@ const HOSTNAME_PATTERN = '^(\\*\\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-
 /** RFC 7230 token characters, which is what a header name may contain. */
 export const HEADER_NAME_PATTERN = "^[A-Za-z0-9!#$%&'*+\\-.^_\\x60|~]+$";
 /** DOMAIN "/" PATH, as a GatewayClass controllerName is written. */
-const CONTROLLER_NAME_PATTERN =
-  "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\\/[A-Za-z0-9\\/\\-._~%!$&'()*+,;=:]+$";
+const CONTROLLER_NAME_PATTERN = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\\/[A-Za-z0-9\\/\\-._~%!$&'()*+,;=:]+$";
 /** Gateway API durations: up to four number+unit pairs, e.g. "1h30m". */
 export const GATEWAY_DURATION_PATTERN = '^([0-9]{1,5}(h|m|s|ms)){1,4}$';
 
@@ -67,10 +54,7 @@ export interface ParentRefOptions {
 export const parentRef = ({ defaultGroup, boundedPort }: ParentRefOptions): Schema =>
   obj(
     {
-      group: described(
-        `API group of the parent; "${defaultGroup}" when unset, "" for the core group.`,
-        refGroup({ default: defaultGroup }),
-      ),
+      group: described(`API group of the parent; "${defaultGroup}" when unset, "" for the core group.`, refGroup({ default: defaultGroup })),
       kind: described('Kind of the parent, e.g. Gateway or Service.', refKind({ default: 'Gateway' })),
       name: described('Name of the parent.', refName()),
       namespace: described("Namespace of the parent; the route's own when unset.", refNamespace()),
@@ -94,10 +78,7 @@ export const parentRefs = (opts: ParentRefOptions & Cel): Schema =>
 const header = (): Schema =>
   obj(
     {
-      name: described(
-        'Header name, matched case-insensitively.',
-        str({ minLength: 1, maxLength: 256, pattern: HEADER_NAME_PATTERN }),
-      ),
+      name: described('Header name, matched case-insensitively.', str({ minLength: 1, maxLength: 256, pattern: HEADER_NAME_PATTERN })),
       value: described('Header value.', str({ minLength: 1, maxLength: 4096 })),
     },
     ['name', 'value'],
@@ -108,10 +89,7 @@ const headerModifier = (what: string, { cel }: Cel): Schema =>
     `Adds, replaces or removes ${what} headers.`,
     obj({
       add: described('Headers appended to existing values.', listMap(header(), ['name'], { maxItems: 16 })),
-      remove: described(
-        'Header names to drop.',
-        arr(str(), { maxItems: 16, ...(cel ? { 'x-kubernetes-list-type': 'set' as const } : {}) }),
-      ),
+      remove: described('Header names to drop.', arr(str(), { maxItems: 16, ...(cel ? { 'x-kubernetes-list-type': 'set' as const } : {}) })),
       set: described('Headers that replace existing values.', listMap(header(), ['name'], { maxItems: 16 })),
     }),
   );
@@ -123,10 +101,7 @@ const pathModifier = (description: string, { cel }: Cel): Schema =>
       obj(
         {
           replaceFullPath: described('The path that replaces the whole request path.', str({ maxLength: 1024 })),
-          replacePrefixMatch: described(
-            "What replaces the part of the path the rule's PathPrefix match matched.",
-            str({ maxLength: 1024 }),
-          ),
+          replacePrefixMatch: described("What replaces the part of the path the rule's PathPrefix match matched.", str({ maxLength: 1024 })),
           type: described('Which replacement applies.', oneOfStrings(['ReplaceFullPath', 'ReplacePrefixMatch'])),
         },
         ['type'],
@@ -135,8 +110,7 @@ const pathModifier = (description: string, { cel }: Cel): Schema =>
     ),
   );
 
-const preciseHostname = (description: string): Schema =>
-  described(description, str({ minLength: 1, maxLength: 253, pattern: DNS_SUBDOMAIN_PATTERN }));
+const preciseHostname = (description: string): Schema => described(description, str({ minLength: 1, maxLength: 253, pattern: DNS_SUBDOMAIN_PATTERN }));
 
 const requestRedirect = (c: Cel): Schema =>
   described(
@@ -164,10 +138,7 @@ const backendObjectFields = (): Record<string, Schema> => ({
   group: described('API group of the backend; "" (the core group) when unset.', refGroup({ default: '' })),
   kind: described('Kind of the backend; Service when unset.', refKind({ default: 'Service' })),
   name: described('Name of the backend.', refName()),
-  namespace: described(
-    "Namespace of the backend; the route's own when unset. Other namespaces need a ReferenceGrant.",
-    refNamespace(),
-  ),
+  namespace: described("Namespace of the backend; the route's own when unset. Other namespaces need a ReferenceGrant.", refNamespace()),
   port: described('Port of the backend; required for a Service (its service port, not the target port).', portNumber()),
 });
 
@@ -176,10 +147,7 @@ const requestMirror = ({ cel }: Cel): Schema =>
     'Sends a copy of each request to another backend and ignores its responses.',
     obj(
       {
-        backendRef: described(
-          'Where copies are sent.',
-          validated(obj(backendObjectFields(), ['name']), ifCel(cel, backendPortRules)),
-        ),
+        backendRef: described('Where copies are sent.', validated(obj(backendObjectFields(), ['name']), ifCel(cel, backendPortRules))),
       },
       ['backendRef'],
     ),
@@ -198,13 +166,7 @@ const extensionRef = (): Schema =>
     ),
   );
 
-export type FilterType =
-  | 'RequestHeaderModifier'
-  | 'ResponseHeaderModifier'
-  | 'RequestMirror'
-  | 'RequestRedirect'
-  | 'URLRewrite'
-  | 'ExtensionRef';
+export type FilterType = 'RequestHeaderModifier' | 'ResponseHeaderModifier' | 'RequestMirror' | 'RequestRedirect' | 'URLRewrite' | 'ExtensionRef';
 
 /** Each filter type and the field that configures it. */
 const FILTER_FIELDS: Record<FilterType, [field: string, schema: (c: Cel) => Schema]> = {
@@ -232,9 +194,7 @@ export function filters(types: readonly FilterType[], { cel, level }: FilterList
     ['type'],
   );
   return described(
-    level === 'rule'
-      ? 'Processing applied to matching requests, in order.'
-      : 'Processing applied only to requests sent to this backend, in order.',
+    level === 'rule' ? 'Processing applied to matching requests, in order.' : 'Processing applied only to requests sent to this backend, in order.',
     validated(
       arr(
         validated(
@@ -250,14 +210,9 @@ export function filters(types: readonly FilterType[], { cel, level }: FilterList
 
 // --- matches ---------------------------------------------------------------------------------
 
-const matchType = (values: readonly string[], defaultValue: string): Schema =>
-  oneOfStrings(values, { default: defaultValue });
+const matchType = (values: readonly string[], defaultValue: string): Schema => oneOfStrings(values, { default: defaultValue });
 
-const valueMatchType = (): Schema =>
-  described(
-    'Compare the value exactly or as a regular expression.',
-    matchType(['Exact', 'RegularExpression'], 'Exact'),
-  );
+const valueMatchType = (): Schema => described('Compare the value exactly or as a regular expression.', matchType(['Exact', 'RegularExpression'], 'Exact'));
 
 /** Request header matchers, all of which must match. */
 export const headerMatches = (): Schema =>
@@ -266,10 +221,7 @@ export const headerMatches = (): Schema =>
     listMap(
       obj(
         {
-          name: described(
-            'Header name, matched case-insensitively.',
-            str({ minLength: 1, maxLength: 256, pattern: HEADER_NAME_PATTERN }),
-          ),
+          name: described('Header name, matched case-insensitively.', str({ minLength: 1, maxLength: 256, pattern: HEADER_NAME_PATTERN })),
           type: valueMatchType(),
           value: described('Value to compare the header with.', str({ minLength: 1, maxLength: 4096 })),
         },
@@ -351,10 +303,7 @@ export const grpcMethodMatch = (): Schema =>
       obj({
         method: described('Method name; any method when unset.', str({ maxLength: 1024 })),
         service: described('Fully qualified service name; any service when unset.', str({ maxLength: 1024 })),
-        type: described(
-          'Match the names exactly or as regular expressions.',
-          oneOfStrings(['Exact', 'RegularExpression'], { default: 'Exact' }),
-        ),
+        type: described('Match the names exactly or as regular expressions.', oneOfStrings(['Exact', 'RegularExpression'], { default: 'Exact' })),
       }),
       grpcMethodMatchRules(),
     ),
@@ -365,24 +314,16 @@ export const grpcMethodMatch = (): Schema =>
 /** A weighted backend: its share of traffic is weight / sum of weights. */
 export const backendRefFields = (): Record<string, Schema> => ({
   ...backendObjectFields(),
-  weight: described(
-    'Share of traffic: this weight over the sum of weights in the list; 0 sends none.',
-    int32({ default: 1, minimum: 0, maximum: 1_000_000 }),
-  ),
+  weight: described('Share of traffic: this weight over the sum of weights in the list; 0 sends none.', int32({ default: 1, minimum: 0, maximum: 1_000_000 })),
 });
 
-export const backendRef = ({ cel }: Cel): Schema =>
-  validated(obj(backendRefFields(), ['name']), ifCel(cel, backendPortRules));
+export const backendRef = ({ cel }: Cel): Schema => validated(obj(backendRefFields(), ['name']), ifCel(cel, backendPortRules));
 
 /** A backend that may carry its own filters. */
 export const filteredBackendRef = (filterTypes: readonly FilterType[], { cel }: Cel): Schema =>
-  validated(
-    obj({ ...backendRefFields(), filters: filters(filterTypes, { cel, level: 'backend' }) }, ['name']),
-    ifCel(cel, backendPortRules),
-  );
+  validated(obj({ ...backendRefFields(), filters: filters(filterTypes, { cel, level: 'backend' }) }, ['name']), ifCel(cel, backendPortRules));
 
-export const backendRefs = (item: Schema, c: Constraints = {}): Schema =>
-  described('Where matching traffic is sent.', arr(item, { maxItems: 16, ...c }));
+export const backendRefs = (item: Schema, c: Constraints = {}): Schema => described('Where matching traffic is sent.', arr(item, { maxItems: 16, ...c }));
 
 // --- rule extras -----------------------------------------------------------------------------
 
@@ -409,10 +350,7 @@ export const sessionPersistence = (): Schema =>
         cookieConfig: described(
           'Settings for cookie-based sessions.',
           obj({
-            lifetimeType: described(
-              'A Permanent cookie (expires after absoluteTimeout) or a Session cookie.',
-              matchType(['Permanent', 'Session'], 'Session'),
-            ),
+            lifetimeType: described('A Permanent cookie (expires after absoluteTimeout) or a Session cookie.', matchType(['Permanent', 'Session'], 'Session')),
           }),
         ),
         idleTimeout: described('How long a session may sit idle.', str({ pattern: GATEWAY_DURATION_PATTERN })),
@@ -439,18 +377,12 @@ export const routeStatus = (defaultParentGroup: string): Schema =>
           arr(
             obj(
               {
-                conditions: described(
-                  'Whether the parent accepted the route and could resolve its references.',
-                  metaConditions(),
-                ),
+                conditions: described('Whether the parent accepted the route and could resolve its references.', metaConditions()),
                 controllerName: described(
                   'The controller that wrote this entry, as DOMAIN/PATH.',
                   str({ minLength: 1, maxLength: 253, pattern: CONTROLLER_NAME_PATTERN }),
                 ),
-                parentRef: described(
-                  'The parent this entry is about.',
-                  parentRef({ defaultGroup: defaultParentGroup, boundedPort: true }),
-                ),
+                parentRef: described('The parent this entry is about.', parentRef({ defaultGroup: defaultParentGroup, boundedPort: true })),
               },
               ['controllerName', 'parentRef'],
             ),

@@ -39,10 +39,7 @@ export const parentRefsRules = (): ValidationRule[] => [
 
 /** A Service (core group) backend has no default port, so one must be given. */
 export const backendPortRules = (): ValidationRule[] => [
-  rule(
-    "(size(self.group) == 0 && self.kind == 'Service') ? has(self.port) : true",
-    'Must have port for Service reference',
-  ),
+  rule("(size(self.group) == 0 && self.kind == 'Service') ? has(self.port) : true", 'Must have port for Service reference'),
 ];
 
 // --- filters -----------------------------------------------------------------------------
@@ -60,14 +57,8 @@ const FILTER_RULE_ORDER: readonly (readonly [type: string, field: string])[] = [
 /** Each filter sets exactly the field its type names. */
 export const filterRules = (types: readonly string[]): ValidationRule[] =>
   FILTER_RULE_ORDER.filter(([type]) => types.includes(type)).flatMap(([type, field]) => [
-    rule(
-      `!(has(self.${field}) && self.type != '${type}')`,
-      `filter.${field} must be nil if the filter.type is not ${type}`,
-    ),
-    rule(
-      `!(!has(self.${field}) && self.type == '${type}')`,
-      `filter.${field} must be specified for ${type} filter.type`,
-    ),
+    rule(`!(has(self.${field}) && self.type != '${type}')`, `filter.${field} must be nil if the filter.type is not ${type}`),
+    rule(`!(!has(self.${field}) && self.type == '${type}')`, `filter.${field} must be specified for ${type} filter.type`),
   ]);
 
 /** Filters that may appear once per list; mirrors and extension refs may repeat. */
@@ -87,11 +78,7 @@ const redirectXorRewrite = (): ValidationRule =>
 export function filterListRules(types: readonly string[], level: 'rule' | 'backend'): ValidationRule[] {
   const exclusive = types.includes('RequestRedirect') && types.includes('URLRewrite');
   // Fresh objects each time: a shared one would print as a YAML anchor.
-  const xor = exclusive
-    ? level === 'backend'
-      ? [redirectXorRewrite(), redirectXorRewrite()]
-      : [redirectXorRewrite()]
-    : [];
+  const xor = exclusive ? (level === 'backend' ? [redirectXorRewrite(), redirectXorRewrite()] : [redirectXorRewrite()]) : [];
   const once = SINGLE_USE_FILTERS.filter((t) => types.includes(t)).map((t) =>
     rule(`self.filter(f, f.type == '${t}').size() <= 1`, `${t} filter cannot be repeated`),
   );
@@ -106,10 +93,7 @@ export const pathModifierRules = (): ValidationRule[] =>
       ['ReplacePrefixMatch', 'replacePrefixMatch'],
     ] as const
   ).flatMap(([type, field]) => [
-    rule(
-      `self.type == '${type}' ? has(self.${field}) : true`,
-      `${field} must be specified when type is set to '${type}'`,
-    ),
+    rule(`self.type == '${type}' ? has(self.${field}) : true`, `${field} must be specified when type is set to '${type}'`),
     rule(`has(self.${field}) ? self.type == '${type}' : true`, `type must be '${type}' when ${field} is set`),
   ]);
 
@@ -122,26 +106,14 @@ const PATH_CHARACTERS = "^(?:[-A-Za-z0-9/._~!$&'()*+,;=:@]|[%][0-9a-fA-F]{2})+$"
 
 /** Exact and prefix paths are absolute, normalised and unescaped where it matters. */
 export const pathMatchRules = (): ValidationRule[] => [
-  rule(
-    `${EXACT_OR_PREFIX} ? self.value.startsWith('/') : true`,
-    `value must be an absolute path and start with '/' when type one of ${EXACT_OR_PREFIX_WORDS}`,
-  ),
+  rule(`${EXACT_OR_PREFIX} ? self.value.startsWith('/') : true`, `value must be an absolute path and start with '/' when type one of ${EXACT_OR_PREFIX_WORDS}`),
   ...['//', '/./', '/../', '%2f', '%2F', '#'].map((token) =>
-    rule(
-      `${EXACT_OR_PREFIX} ? !self.value.contains('${token}') : true`,
-      `must not contain '${token}' when type one of ${EXACT_OR_PREFIX_WORDS}`,
-    ),
+    rule(`${EXACT_OR_PREFIX} ? !self.value.contains('${token}') : true`, `must not contain '${token}' when type one of ${EXACT_OR_PREFIX_WORDS}`),
   ),
   ...['/..', '/.'].map((suffix) =>
-    rule(
-      `${EXACT_OR_PREFIX} ? !self.value.endsWith('${suffix}') : true`,
-      `must not end with '${suffix}' when type one of ${EXACT_OR_PREFIX_WORDS}`,
-    ),
+    rule(`${EXACT_OR_PREFIX} ? !self.value.endsWith('${suffix}') : true`, `must not end with '${suffix}' when type one of ${EXACT_OR_PREFIX_WORDS}`),
   ),
-  rule(
-    "self.type in ['Exact','PathPrefix'] || self.type == 'RegularExpression'",
-    "type must be one of ['Exact', 'PathPrefix', 'RegularExpression']",
-  ),
+  rule("self.type in ['Exact','PathPrefix'] || self.type == 'RegularExpression'", "type must be one of ['Exact', 'PathPrefix', 'RegularExpression']"),
   rule(
     `${EXACT_OR_PREFIX} ? self.value.matches(r"""${PATH_CHARACTERS}""") : true`,
     `must only contain valid characters (matching ${PATH_CHARACTERS}) for types ${EXACT_OR_PREFIX_WORDS}`,
@@ -153,8 +125,7 @@ const replacesPrefix = (field: 'requestRedirect' | 'urlRewrite'): string =>
   `has(f.${field}) && has(f.${field}.path) && f.${field}.path.type == 'ReplacePrefixMatch' && has(f.${field}.path.replacePrefixMatch)`;
 
 /** The rule's matches are not exactly one PathPrefix match. */
-const NOT_ONE_PREFIX_MATCH =
-  "(size(self.matches) != 1 || !has(self.matches[0].path) || self.matches[0].path.type != 'PathPrefix')";
+const NOT_ONE_PREFIX_MATCH = "(size(self.matches) != 1 || !has(self.matches[0].path) || self.matches[0].path.type != 'PathPrefix')";
 
 /** Redirects exclude backends, and prefix replacement needs exactly one prefix match to replace. */
 export const httpRouteRuleRules = (): ValidationRule[] => [
@@ -203,10 +174,7 @@ const GRPC_METHOD = '^[A-Za-z_][A-Za-z_0-9]*$';
 
 /** A method match names a service or a method, and exact names are protobuf identifiers. */
 export const grpcMethodMatchRules = (): ValidationRule[] => [
-  rule(
-    'has(self.type) ? has(self.service) || has(self.method) : true',
-    "One or both of 'service' or 'method' must be specified",
-  ),
+  rule('has(self.type) ? has(self.service) || has(self.method) : true', "One or both of 'service' or 'method' must be specified"),
   rule(
     `(!has(self.type) || self.type == 'Exact') && has(self.service) ? self.service.matches(r"""${GRPC_SERVICE}"""): true`,
     `service must only contain valid characters (matching ${GRPC_SERVICE})`,

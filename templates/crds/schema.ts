@@ -5,11 +5,7 @@ import type { JSONSchemaProps, ValidationRule } from 'kubernetes-types/apiextens
  * extensions (they are not Go struct fields upstream), so they are added here; a Schema
  * is still assignable to JSONSchemaProps wherever the CRD type asks for one.
  */
-export interface Schema
-  extends Omit<
-    JSONSchemaProps,
-    'properties' | 'items' | 'allOf' | 'anyOf' | 'oneOf' | 'not' | 'additionalProperties'
-  > {
+export interface Schema extends Omit<JSONSchemaProps, 'properties' | 'items' | 'allOf' | 'anyOf' | 'oneOf' | 'not' | 'additionalProperties'> {
   properties?: Record<string, Schema>;
   items?: Schema;
   allOf?: Schema[];
@@ -37,18 +33,13 @@ export const int64 = (c: Constraints = {}): Schema => int({ format: 'int64', ...
 export const num = (c: Constraints = {}): Schema => ({ type: 'number', ...c });
 
 /** A string restricted to a fixed set of values. */
-export const oneOfStrings = (values: readonly string[], c: Constraints = {}): Schema =>
-  str({ enum: [...values], ...c });
+export const oneOfStrings = (values: readonly string[], c: Constraints = {}): Schema => str({ enum: [...values], ...c });
 
 /** An RFC 3339 timestamp, as metav1.Time serializes. */
 export const timestamp = (c: Constraints = {}): Schema => str({ format: 'date-time', ...c });
 
 /** An object with known fields; `required` is left out when empty so the output stays minimal. */
-export function obj(
-  properties: Record<string, Schema>,
-  required: readonly string[] = [],
-  c: Constraints = {},
-): Schema {
+export function obj(properties: Record<string, Schema>, required: readonly string[] = [], c: Constraints = {}): Schema {
   return {
     type: 'object',
     ...(required.length > 0 ? { required: [...required] } : {}),
@@ -86,8 +77,7 @@ export const freeformObject = (c: Constraints = {}): Schema => ({
  * Describes a node (what `kubectl explain` prints). The description goes in front, so it reads
  * first in the rendered YAML, and replaces one the node already had: the use describes best.
  */
-export const described = (description: string, node: Schema): Schema =>
-  Object.assign({ description }, node, { description });
+export const described = (description: string, node: Schema): Schema => Object.assign({ description }, node, { description });
 
 /** A TCP/UDP port number. */
 export const portNumber = (c: Constraints = {}): Schema => int32({ minimum: 1, maximum: 65535, ...c });

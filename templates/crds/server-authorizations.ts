@@ -22,14 +22,8 @@ function serverAuthorizationSchema(): Schema {
   const meshTLS = described(
     'Meshed clients allowed, by identity or ServiceAccount.',
     obj({
-      unauthenticatedTLS: described(
-        'Accept TLS clients without an identity (the identity controller needs this).',
-        bool(),
-      ),
-      identities: described(
-        'Proxy identities allowed; `*` allows any, a `*.` prefix a whole domain.',
-        arr(str({ pattern: IDENTITY_PATTERN })),
-      ),
+      unauthenticatedTLS: described('Accept TLS clients without an identity (the identity controller needs this).', bool()),
+      identities: described('Proxy identities allowed; `*` allows any, a `*.` prefix a whole domain.', arr(str({ pattern: IDENTITY_PATTERN }))),
       serviceAccounts: described(
         'ServiceAccounts whose workloads are allowed.',
         arr(
@@ -52,9 +46,7 @@ function serverAuthorizationSchema(): Schema {
       meshTLS,
     }),
   );
-  return resource(
-    described('Which Servers are opened to which clients.', obj({ server, client }, ['server', 'client'])),
-  );
+  return resource(described('Which Servers are opened to which clients.', obj({ server, client }, ['server', 'client'])));
 }
 
 /** ServerAuthorization: the pre-AuthorizationPolicy way of granting clients access to Servers. */
@@ -65,8 +57,7 @@ export function serverAuthorizationsCrd(ctx: CrdContext): CustomResourceDefiniti
       served: true,
       storage: false,
       deprecated: true,
-      deprecationWarning:
-        'policy.linkerd.io/v1alpha1 ServerAuthorization is deprecated; use policy.linkerd.io/v1beta1 ServerAuthorization',
+      deprecationWarning: 'policy.linkerd.io/v1alpha1 ServerAuthorization is deprecated; use policy.linkerd.io/v1beta1 ServerAuthorization',
       schema: { openAPIV3Schema: serverAuthorizationSchema() },
     },
     {

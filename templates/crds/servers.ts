@@ -1,8 +1,4 @@
-import type {
-  CustomResourceColumnDefinition,
-  CustomResourceDefinition,
-  CustomResourceDefinitionVersion,
-} from 'kubernetes-types/apiextensions/v1.js';
+import type { CustomResourceColumnDefinition, CustomResourceDefinition, CustomResourceDefinitionVersion } from 'kubernetes-types/apiextensions/v1.js';
 import type { CrdContext } from './crd-context.js';
 import { namespacedCrd } from './namespaced-crd.js';
 import { described, intOrString, obj, oneOfStrings, resource, str, type Schema } from './schema.js';
@@ -32,18 +28,12 @@ function v1alpha1Spec(): Schema {
     ...podSelector(),
     oneOf: [{ required: ['matchExpressions'] }, { required: ['matchLabels'] }],
   };
-  return described(
-    SPEC,
-    obj({ podSelector: selector, port: port(), proxyProtocol: proxyProtocol() }, ['podSelector', 'port']),
-  );
+  return described(SPEC, obj({ podSelector: selector, port: port(), proxyProtocol: proxyProtocol() }, ['podSelector', 'port']));
 }
 
 /** v1beta1: pods only; an empty selector selects every pod. */
 function v1beta1Spec(): Schema {
-  return described(
-    SPEC,
-    obj({ podSelector: podSelector(), port: port(), proxyProtocol: proxyProtocol() }, ['podSelector', 'port']),
-  );
+  return described(SPEC, obj({ podSelector: podSelector(), port: port(), proxyProtocol: proxyProtocol() }, ['podSelector', 'port']));
 }
 
 /** v1beta2 selects either pods or ExternalWorkloads; v1beta3 adds a default access policy. */

@@ -4,8 +4,7 @@ import { namespacedCrd } from './namespaced-crd.js';
 import { arr, bool, described, freeformObject, int32, intOrString, num, obj, str, type Schema } from './schema.js';
 
 /** A Kubernetes resource.Quantity, which is how a dstOverride's weight is written ("500m", 1). */
-const QUANTITY_PATTERN =
-  '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
+const QUANTITY_PATTERN = '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
 
 /**
  * Request and response matchers nest recursively (all/any/not of matchers), which a
@@ -89,10 +88,7 @@ function serviceProfileSpec(routesRequired: boolean): Schema {
           obj(
             {
               minRetriesPerSecond: described('Retries allowed per second regardless of the ratio.', int32()),
-              retryRatio: described(
-                'Retries allowed as a fraction of regular requests, e.g. 0.2.',
-                num({ format: 'float' }),
-              ),
+              retryRatio: described('Retries allowed as a fraction of regular requests, e.g. 0.2.', num({ format: 'float' })),
               ttl: described('The window over which the ratio is computed, e.g. "10s".', str()),
             },
             ['minRetriesPerSecond', 'retryRatio', 'ttl'],

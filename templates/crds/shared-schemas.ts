@@ -1,16 +1,4 @@
-import {
-  arr,
-  described,
-  freeformObject,
-  int64,
-  listMap,
-  obj,
-  oneOfStrings,
-  str,
-  timestamp,
-  type Constraints,
-  type Schema,
-} from './schema.js';
+import { arr, described, freeformObject, int64, listMap, obj, oneOfStrings, str, timestamp, type Constraints, type Schema } from './schema.js';
 
 // Name shapes Kubernetes and the Gateway API validate references against.
 /** An API group: empty (the core group) or a DNS subdomain. */
@@ -22,16 +10,13 @@ export const DNS_LABEL_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
 /** A DNS subdomain (a precise hostname). */
 export const DNS_SUBDOMAIN_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$';
 /** metav1.Condition's type: an optional DNS-subdomain prefix, then a qualified name. */
-const CONDITION_TYPE_PATTERN =
-  '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$';
+const CONDITION_TYPE_PATTERN = '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$';
 const CONDITION_REASON_PATTERN = '^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$';
 
 export const refGroup = (c: Constraints = {}): Schema => str({ maxLength: 253, pattern: GROUP_PATTERN, ...c });
-export const refKind = (c: Constraints = {}): Schema =>
-  str({ minLength: 1, maxLength: 63, pattern: KIND_PATTERN, ...c });
+export const refKind = (c: Constraints = {}): Schema => str({ minLength: 1, maxLength: 63, pattern: KIND_PATTERN, ...c });
 export const refName = (c: Constraints = {}): Schema => str({ minLength: 1, maxLength: 253, ...c });
-export const refNamespace = (c: Constraints = {}): Schema =>
-  str({ minLength: 1, maxLength: 63, pattern: DNS_LABEL_PATTERN, ...c });
+export const refNamespace = (c: Constraints = {}): Schema => str({ minLength: 1, maxLength: 63, pattern: DNS_LABEL_PATTERN, ...c });
 
 /** A reference to one object in the policy's own namespace (what a policy applies to). */
 export const localTargetRef = (): Schema =>
@@ -99,18 +84,11 @@ export const networks = (): Schema =>
     ),
   );
 
-const conditionStatus = (): Schema =>
-  described('Whether the condition holds.', oneOfStrings(['True', 'False', 'Unknown']));
+const conditionStatus = (): Schema => described('Whether the condition holds.', oneOfStrings(['True', 'False', 'Unknown']));
 const conditionType = (): Schema =>
-  described(
-    'What the condition is about, in CamelCase, optionally domain-prefixed.',
-    str({ maxLength: 316, pattern: CONDITION_TYPE_PATTERN }),
-  );
+  described('What the condition is about, in CamelCase, optionally domain-prefixed.', str({ maxLength: 316, pattern: CONDITION_TYPE_PATTERN }));
 const conditionReason = (): Schema =>
-  described(
-    'Why the condition last changed, as a CamelCase word.',
-    str({ minLength: 1, maxLength: 1024, pattern: CONDITION_REASON_PATTERN }),
-  );
+  described('Why the condition last changed, as a CamelCase word.', str({ minLength: 1, maxLength: 1024, pattern: CONDITION_REASON_PATTERN }));
 const conditionMessage = (): Schema => described('Details for people; may be empty.', str({ maxLength: 32768 }));
 const lastTransitionTime = (): Schema => described('When the status last changed.', timestamp());
 
@@ -125,9 +103,7 @@ export const linkerdConditions = (opts: { withProbeTime?: boolean } = {}): Schem
     arr(
       obj(
         {
-          ...(opts.withProbeTime
-            ? { lastProbeTime: described('When the condition was last probed.', timestamp()) }
-            : {}),
+          ...(opts.withProbeTime ? { lastProbeTime: described('When the condition was last probed.', timestamp()) } : {}),
           lastTransitionTime: lastTransitionTime(),
           status: conditionStatus(),
           type: conditionType(),
@@ -146,10 +122,7 @@ export const metaConditions = (): Schema =>
       {
         lastTransitionTime: lastTransitionTime(),
         message: conditionMessage(),
-        observedGeneration: described(
-          'The metadata.generation the condition was computed from.',
-          int64({ minimum: 0 }),
-        ),
+        observedGeneration: described('The metadata.generation the condition was computed from.', int64({ minimum: 0 })),
         reason: conditionReason(),
         status: conditionStatus(),
         type: conditionType(),

@@ -18,9 +18,12 @@ function proxyInitArgs(values: Values, ctx: ProxyPodContext): string[] {
   const args = ['--firewall-bin-path', bins[0], '--firewall-save-bin-path', bins[1]];
   if (values.disableIPv6) args.push('--ipv6=false');
   args.push(
-    '--incoming-proxy-port', String(values.proxy.ports.inbound),
-    '--outgoing-proxy-port', String(values.proxy.ports.outbound),
-    '--proxy-uid', String(values.proxy.uid),
+    '--incoming-proxy-port',
+    String(values.proxy.ports.inbound),
+    '--outgoing-proxy-port',
+    String(values.proxy.ports.outbound),
+    '--proxy-uid',
+    String(values.proxy.uid),
   );
   if (values.proxy.gid >= 0) args.push('--proxy-gid', String(values.proxy.gid));
   const inboundIgnore = [values.proxy.ports.control, values.proxy.ports.admin, pi.ignoreInboundPorts].filter((x) => x !== '');
@@ -84,11 +87,16 @@ export function networkValidatorContainer(values: Values): Container {
   const v4 = values.disableIPv6;
   const c: Container = {
     args: [
-      '--log-format', values.networkValidator.logFormat || 'plain',
-      '--log-level', values.networkValidator.logLevel || 'debug',
-      '--connect-addr', values.networkValidator.connectAddr || (v4 ? '1.1.1.1:20001' : '[fd00::1]:20001'),
-      '--listen-addr', values.networkValidator.listenAddr || (v4 ? '0.0.0.0:4140' : '[::]:4140'),
-      '--timeout', values.networkValidator.timeout || '10s',
+      '--log-format',
+      values.networkValidator.logFormat || 'plain',
+      '--log-level',
+      values.networkValidator.logLevel || 'debug',
+      '--connect-addr',
+      values.networkValidator.connectAddr || (v4 ? '1.1.1.1:20001' : '[fd00::1]:20001'),
+      '--listen-addr',
+      values.networkValidator.listenAddr || (v4 ? '0.0.0.0:4140' : '[::]:4140'),
+      '--timeout',
+      values.networkValidator.timeout || '10s',
     ],
     command: ['/usr/lib/linkerd/linkerd2-network-validator'],
     image: proxyImage(values),

@@ -62,7 +62,7 @@ export function proxyContainer(values: Values, ctx: ProxyPodContext): Container 
   }
   const resources = resourceRequirements(p.resources);
   if (resources) c.resources = resources;
-  c.securityContext = proxySecurityContext(values, (p.capabilities) ?? appCapabilities(ctx.podSpec));
+  c.securityContext = proxySecurityContext(values, p.capabilities ?? appCapabilities(ctx.podSpec));
   c.terminationMessagePolicy = 'FallbackToLogsOnError';
   if (!p.nativeSidecar && (p.await || p.waitBeforeExitSeconds)) {
     c.lifecycle = {};
@@ -76,7 +76,7 @@ export function proxyContainer(values: Values, ctx: ProxyPodContext): Container 
   const mounts: VolumeMount[] = [{ mountPath: '/var/run/linkerd/identity/end-entity', name: END_ENTITY_VOLUME }];
   if (proxyTracingEnabled(values)) mounts.push(podinfoMount());
   if (values.identity.serviceAccountTokenProjection) mounts.push({ mountPath: '/var/run/secrets/tokens', name: IDENTITY_TOKEN_VOLUME });
-  const sa = (p.saMountPath) ?? serviceAccountMount(ctx.podSpec);
+  const sa = p.saMountPath ?? serviceAccountMount(ctx.podSpec);
   if (sa) mounts.push(sa);
   c.volumeMounts = mounts;
   if (p.nativeSidecar) c.restartPolicy = 'Always';

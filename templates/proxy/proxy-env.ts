@@ -11,7 +11,10 @@ const env = (name: string, value: string | number | boolean): EnvVar => ({ name,
 
 /** Helm's `snakecase | upper`: keepAliveInterval → KEEP_ALIVE_INTERVAL. */
 function envKey(s: string): string {
-  return s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/-/g, '_').toUpperCase();
+  return s
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/-/g, '_')
+    .toUpperCase();
 }
 
 /** Go templates range over maps in byte order of the keys; so do we (and without ICU's collator). */
@@ -113,9 +116,7 @@ export function proxyEnv(values: Values, ctx: ProxyPodContext): EnvVar[] {
     trustAnchorsEnv(values, ctx),
     env(
       'LINKERD2_PROXY_IDENTITY_TOKEN_FILE',
-      values.identity.serviceAccountTokenProjection
-        ? '/var/run/secrets/tokens/linkerd-identity-token'
-        : '/var/run/secrets/kubernetes.io/serviceaccount/token',
+      values.identity.serviceAccountTokenProjection ? '/var/run/secrets/tokens/linkerd-identity-token' : '/var/run/secrets/kubernetes.io/serviceaccount/token',
     ),
     env('LINKERD2_PROXY_IDENTITY_SVC_ADDR', isIdentity ? 'localhost.:8080' : `linkerd-identity-headless.${ns}.svc.${cd}.:8080`),
     env('LINKERD2_PROXY_IDENTITY_LOCAL_NAME', `$(_pod_sa).$(_pod_ns).serviceaccount.identity.${ns}.${td}`),
@@ -139,7 +140,7 @@ function trustAnchorsEnv(values: Values, ctx: ProxyPodContext): EnvVar {
   const pem = values.identityTrustAnchorsPEM.trim();
   if (!pem) {
     throw new UserError(TRUST_ANCHORS_REQUIRED, {
-      hint: 'Pass --identity-trust-anchors-file, or --values with the cluster\'s linkerd-config values, or run against the cluster.',
+      hint: "Pass --identity-trust-anchors-file, or --values with the cluster's linkerd-config values, or run against the cluster.",
     });
   }
   return env('LINKERD2_PROXY_IDENTITY_TRUST_ANCHORS', pem);

@@ -59,7 +59,12 @@ export function traceEnv(values: Values, ctx: ProxyPodContext): EnvVar[] {
   // The collector's mesh identity; an unmeshed collector has none and is reached without mTLS.
   const id = t.collector.meshIdentity;
   if (id.serviceAccountName && id.namespace) {
-    out.push(env('LINKERD2_PROXY_TRACE_COLLECTOR_SVC_NAME', serviceAccountIdentity(id.serviceAccountName, id.namespace, ctx.controlPlaneNamespace, trustDomainOf(values))));
+    out.push(
+      env(
+        'LINKERD2_PROXY_TRACE_COLLECTOR_SVC_NAME',
+        serviceAccountIdentity(id.serviceAccountName, id.namespace, ctx.controlPlaneNamespace, trustDomainOf(values)),
+      ),
+    );
   }
   const labels = t.labels ?? DEFAULT_TRACE_LABELS;
   if (Object.keys(labels).length) out.push(env('LINKERD2_PROXY_TRACE_EXTRA_ATTRIBUTES', attributeLines(labels)));

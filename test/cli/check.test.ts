@@ -58,7 +58,9 @@ describe('linkerd check (CLI)', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout.startsWith('Linkerd core checks\n===================\n\nkubernetes-api\n--------------\n√ can initialize the client\n')).toBe(true);
-    expect(r.stdout.endsWith('linkerd-extension-checks\n------------------------\n√ namespace configuration for extensions\n\nStatus check results are √\n')).toBe(true);
+    expect(
+      r.stdout.endsWith('linkerd-extension-checks\n------------------------\n√ namespace configuration for extensions\n\nStatus check results are √\n'),
+    ).toBe(true);
     // eslint-disable-next-line no-control-regex
     expect(r.stdout).not.toMatch(/\u001b\[/);
   });
@@ -70,7 +72,12 @@ describe('linkerd check (CLI)', () => {
     const inTerminal = (env: NodeJS.ProcessEnv) =>
       new Promise<string>((resolve) => {
         const cmd = `stty cols 120 rows 40; bin/linkerd check --proxy --wait 1s --expected-version edge-26.9.1 --kubeconfig ${s.kubeconfigPath}`;
-        execFile('script', ['-qec', cmd, '/dev/null'], { encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH, HOME: '/nonexistent', TERM: 'xterm', ...env } }, (_e, stdout) => resolve(stdout));
+        execFile(
+          'script',
+          ['-qec', cmd, '/dev/null'],
+          { encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH, HOME: '/nonexistent', TERM: 'xterm', ...env } },
+          (_e, stdout) => resolve(stdout),
+        );
       });
     const tty = await inTerminal({});
     expect(tty).toContain('\u001b[1m\u001b[32m√\u001b[39m\u001b[22m can initialize the client');
@@ -113,7 +120,10 @@ describe('linkerd check (CLI)', () => {
     );
     try {
       const cluster = await healthyCluster();
-      const s = await serve([...cluster.objects, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'linkerd-viz', labels: { 'linkerd.io/extension': 'viz' } } }]);
+      const s = await serve([
+        ...cluster.objects,
+        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'linkerd-viz', labels: { 'linkerd.io/extension': 'viz' } } },
+      ]);
       const r = await linkerd(['check', '-o', 'json', '--kubeconfig', s.kubeconfigPath, ...EXPECTED], { PATH: `${dir}${path.delimiter}${process.env.PATH}` });
       expect(r.code).toBe(0);
       const doc = JSON.parse(r.stdout);
@@ -140,7 +150,9 @@ describe('linkerd check (CLI)', () => {
     expect(strict.stdout.endsWith('Status check results are ×\n')).toBe(true);
     const gated = await linkerd([...base, '--cert-min-validity', '30d', '-o', 'junit']);
     expect(gated.code).toBe(1);
-    expect(gated.stdout).toMatch(/<testcase classname="linkerd-check\.linkerd-identity" name="L5D1807 issuer cert is valid for at least 60 days" time="[\d.]+"><failure type="warning" message="issuer certificate will expire on \S+ \(less than the 30d required by --cert-min-validity\)">/);
+    expect(gated.stdout).toMatch(
+      /<testcase classname="linkerd-check\.linkerd-identity" name="L5D1807 issuer cert is valid for at least 60 days" time="[\d.]+"><failure type="warning" message="issuer certificate will expire on \S+ \(less than the 30d required by --cert-min-validity\)">/,
+    );
   });
 
   it('--skip leaves checks out and warns about values that matched nothing', async () => {
@@ -171,7 +183,9 @@ describe('linkerd check (CLI)', () => {
     fs.writeFileSync(kubeconfig, fs.readFileSync(s.kubeconfigPath, 'utf8').replace(s.url, `https://127.0.0.1:${port}`));
     const r = await linkerd(['check', '--kubeconfig', kubeconfig, '--wait', '1m', ...EXPECTED]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`× can query the Kubernetes API\n    Get "https://127.0.0.1:${port}/version": dial tcp 127.0.0.1:${port}: connect: connection refused\n    see https://linkerd.io/2/checks/#k8s-api for hints\n`);
+    expect(r.stdout).toContain(
+      `× can query the Kubernetes API\n    Get "https://127.0.0.1:${port}/version": dial tcp 127.0.0.1:${port}: connect: connection refused\n    see https://linkerd.io/2/checks/#k8s-api for hints\n`,
+    );
     expect(r.stderr).toBe('');
   });
 
@@ -180,7 +194,9 @@ describe('linkerd check (CLI)', () => {
     const s = await serve(cluster.objects);
     const r = await linkerd(['check', '-o', 'short', '--kubeconfig', s.kubeconfigPath], { LINKERD_VERSIONCHECK_TIMEOUT: '1s' });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/‼ can determine the latest version\n {4}the latest version could not be determined: Get "http:\/\/127\.0\.0\.1:\d+\/version\.json\?[^"]+": dial tcp 127\.0\.0\.1:\d+: connect: connection refused;/);
+    expect(r.stdout).toMatch(
+      /‼ can determine the latest version\n {4}the latest version could not be determined: Get "http:\/\/127\.0\.0\.1:\d+\/version\.json\?[^"]+": dial tcp 127\.0\.0\.1:\d+: connect: connection refused;/,
+    );
   });
 
   it('rejects invalid flag combinations with the real message', async () => {
@@ -188,7 +204,9 @@ describe('linkerd check (CLI)', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('Error: Validation error when executing check command: --pre and --proxy flags are mutually exclusive\n');
     const bad = await linkerd(['check', '-o', 'yaml']);
-    expect(bad.stderr).toBe("Error: Validation error when executing check command: Invalid output type 'yaml'. Supported output types are: json, table, short, junit\n");
+    expect(bad.stderr).toBe(
+      "Error: Validation error when executing check command: Invalid output type 'yaml'. Supported output types are: json, table, short, junit\n",
+    );
   });
 
   it('--list prints every check with its stable id', async () => {
@@ -212,11 +230,18 @@ describe('linkerd check (CLI)', () => {
 
   it('check --pre dry-runs what `linkerd install` renders, in the -L namespace', async () => {
     const cluster = await healthyCluster();
-    const fresh = cluster.objects.filter((o) => o.metadata.namespace !== 'linkerd' && !o.metadata.name.startsWith('linkerd') && !(o.kind === 'CustomResourceDefinition' && !o.metadata.name.includes('gateway')));
+    const fresh = cluster.objects.filter(
+      (o) =>
+        o.metadata.namespace !== 'linkerd' &&
+        !o.metadata.name.startsWith('linkerd') &&
+        !(o.kind === 'CustomResourceDefinition' && !o.metadata.name.includes('gateway')),
+    );
     const s = await serve(fresh);
     const r = await linkerd(['check', '--pre', '-L', 'mesh', '--kubeconfig', s.kubeconfigPath, ...EXPECTED]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('pre-kubernetes-setup\n--------------------\n√ control plane namespace does not already exist\n√ can create non-namespaced resources\n√ can create ServiceAccounts\n');
+    expect(r.stdout).toContain(
+      'pre-kubernetes-setup\n--------------------\n√ control plane namespace does not already exist\n√ can create non-namespaced resources\n√ can create ServiceAccounts\n',
+    );
     const clusterScoped = (await installManifestObjects()).filter((o) => !o.metadata?.namespace);
     const dryRuns = s.requests.filter((q) => q.method === 'POST' && q.query === 'dryRun=All');
     expect(dryRuns).toHaveLength(clusterScoped.length);

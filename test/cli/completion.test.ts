@@ -60,7 +60,7 @@ describe('linkerd completion', () => {
     expect(await complete(['check', '--only', 'linkerd-i'])).toEqual(['linkerd-identity', 'linkerd-identity-data-plane']);
   });
 
-  it('completes nothing (so the shell offers files) for inject\'s manifests', async () => {
+  it("completes nothing (so the shell offers files) for inject's manifests", async () => {
     expect(await complete(['inject', ''])).toEqual([]);
   });
 

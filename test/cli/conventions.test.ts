@@ -16,7 +16,7 @@ function transcript(args: string[], r: CliResult): string {
 }
 
 const TRANSCRIPTS: Record<string, string[]> = {
-  'bare': [],
+  bare: [],
   'install-help': ['install', '--help'],
   'inject-help': ['inject', '--help'],
   'check-help': ['check', '--help'],
@@ -41,7 +41,10 @@ describe('transcripts', () => {
 async function listedCommands(): Promise<string[]> {
   const help = (await runCli(['--help'])).stdout;
   const section = help.split('Available Commands:\n')[1]?.split('\n\n')[0] ?? '';
-  return section.split('\n').map((l) => l.trim().split(/\s+/)[0] ?? '').filter((c) => c !== '' && c !== 'help');
+  return section
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/)[0] ?? '')
+    .filter((c) => c !== '' && c !== 'help');
 }
 
 describe('help', () => {
@@ -69,7 +72,7 @@ describe('help', () => {
     }
   });
 
-  it('hides deprecated flags, which still work with pflag\'s warning', async () => {
+  it("hides deprecated flags, which still work with pflag's warning", async () => {
     const help = (await runCli(['install', '--help'])).stdout;
     expect(help).not.toMatch(/--proxy-cpu |--proxy-memory /);
     const r = await runCli(['install', '--ignore-cluster', '--proxy-cpu', '100m']);
@@ -95,7 +98,7 @@ describe('help', () => {
 });
 
 describe('unknown commands', () => {
-  it("suggests as cobra does: edit distance 2 or a prefix, then points at --help", async () => {
+  it('suggests as cobra does: edit distance 2 or a prefix, then points at --help', async () => {
     const r = await runCli(['versoin']);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');

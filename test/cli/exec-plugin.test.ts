@@ -108,7 +108,9 @@ describe('exec credential plugins have a deadline (issue 10 item 5)', () => {
 describe('exec credential plugins that answer', () => {
   it('authenticate every request with the token, running the plugin once, with KUBERNETES_EXEC_INFO', async () => {
     const api = await startApiServer({
-      objects: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'linkerd-config', namespace: 'linkerd' }, data: { values: 'linkerdVersion: edge-1.2.3\n' } }],
+      objects: [
+        { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'linkerd-config', namespace: 'linkerd' }, data: { values: 'linkerdVersion: edge-1.2.3\n' } },
+      ],
     });
     try {
       const runs = path.join(dir, 'runs');

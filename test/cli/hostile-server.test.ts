@@ -44,7 +44,9 @@ beforeAll(async () => {
     pump();
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  kubeconfig = writeKubeconfig(path.join(dir, 'config'), [{ name: 'hostile', server: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token: 't' }]);
+  kubeconfig = writeKubeconfig(path.join(dir, 'config'), [
+    { name: 'hostile', server: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token: 't' },
+  ]);
 });
 afterAll(async () => {
   server.closeAllConnections();
@@ -59,7 +61,9 @@ describe('Kubernetes API bodies are bounded (issue 10 item 3)', () => {
     expect(r.killed).toBeUndefined();
     expect(r.code).toBe(1);
     expect(r.stderr).not.toMatch(/This is a bug|ERR_STRING_TOO_LONG|\n\s+at /);
-    expect(r.stdout).toMatch(/\n {4}Get "http:\/\/127\.0\.0\.1:\d+\/version": response body: larger than the 256 MiB limit for Kubernetes API responses read at once\n/);
+    expect(r.stdout).toMatch(
+      /\n {4}Get "http:\/\/127\.0\.0\.1:\d+\/version": response body: larger than the 256 MiB limit for Kubernetes API responses read at once\n/,
+    );
     expect(r.stdout).toMatch(/Status check results are ×\n$/);
   });
 });

@@ -28,7 +28,9 @@ describe('linkerd identity (CLI)', () => {
     expect(fs.statSync(t.file('root.key')).mode & 0o777).toBe(0o600);
     const again = await runCli(['identity', 'create-trust-anchor', '--key-out', 'root.key', '--cert-out', 'root.crt'], { cwd: t.dir });
     expect(again).toEqual({ code: 1, stdout: '', stderr: 'Error: open root.crt: file exists (refusing to overwrite it)\n' });
-    const issuer = await runCli(['identity', 'create-issuer', '--trust-anchor-file', 'root.crt', '--trust-anchor-key-file', 'root.key', '-L', 'mesh'], { cwd: t.dir });
+    const issuer = await runCli(['identity', 'create-issuer', '--trust-anchor-file', 'root.crt', '--trust-anchor-key-file', 'root.key', '-L', 'mesh'], {
+      cwd: t.dir,
+    });
     expect(issuer.stderr).toMatch(/^Created issuer CN=identity\.mesh\.cluster\.local/);
     const inspected = await runCli(['identity', 'inspect', 'issuer.crt', '--trust-anchors', 'root.crt', '-o', 'json'], { cwd: t.dir });
     const report = JSON.parse(inspected.stdout) as { sections: Array<{ certificates: Array<{ subject: string; chainsTo: { ok: boolean } }> }> };
@@ -84,11 +86,15 @@ describe('linkerd identity (CLI)', () => {
     const refused = await runCli(['identity', 'rotate', 'issuer', '--generate', '--trust-anchor-key', key, ...kube()]);
     expect(refused.code).toBe(1);
     expect(refused.stdout).toBe('');
-    expect(refused.stderr).toMatch(/^Error: \d+ meshed pod\(s\) do not trust the anchor that signs the new issuer yet; restart them first \(or use --force\):\n\* (linkerd|emojivoto)\/\S+\n/);
+    expect(refused.stderr).toMatch(
+      /^Error: \d+ meshed pod\(s\) do not trust the anchor that signs the new issuer yet; restart them first \(or use --force\):\n\* (linkerd|emojivoto)\/\S+\n/,
+    );
     const forced = await runCli(['identity', 'rotate', 'issuer', '--generate', '--trust-anchor-key', key, '--force=true', ...kube()]);
     expect(forced.code).toBe(0);
     expect((yaml.loadAll(forced.stdout) as Array<{ metadata: { name: string } }>).map((d) => d.metadata.name)).toContain('linkerd-identity-issuer');
-    expect((await runCli(['identity', 'rotate', 'issuer', '--trust-anchor-key', key, ...kube()])).stderr).toBe('Error: --trust-anchor-key is only used with --generate\n');
+    expect((await runCli(['identity', 'rotate', 'issuer', '--trust-anchor-key', key, ...kube()])).stderr).toBe(
+      'Error: --trust-anchor-key is only used with --generate\n',
+    );
   });
 
   it('an API failing mid-way: one line on stderr and nothing on stdout', async () => {

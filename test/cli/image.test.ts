@@ -24,9 +24,23 @@ describe('linkerd image', () => {
 
   it('image build writes the image, prints its digest on stdout and a summary on stderr; SOURCE_DATE_EPOCH makes it repeatable', async () => {
     const env = { SOURCE_DATE_EPOCH: '1700000000' };
-    const args = (out: string) => ['image', 'build', 'image.yml', '--packages', 'wolfi', '--output', out, '--tag', 'example/hello:1', '--sbom', `${out}.spdx.json`];
+    const args = (out: string) => [
+      'image',
+      'build',
+      'image.yml',
+      '--packages',
+      'wolfi',
+      '--output',
+      out,
+      '--tag',
+      'example/hello:1',
+      '--sbom',
+      `${out}.spdx.json`,
+    ];
     const one = await runCli(args('one.tar'), { cwd: s.dir, env });
-    expect(one.stderr).toMatch(/^Built example\/hello:1 \(docker-archive\) at .*one\.tar\n {2}amd64: sha256:[0-9a-f]{64} \(1 packages, layer \d+ bytes\)\nSBOM: .*one\.tar\.spdx\.json\n$/);
+    expect(one.stderr).toMatch(
+      /^Built example\/hello:1 \(docker-archive\) at .*one\.tar\n {2}amd64: sha256:[0-9a-f]{64} \(1 packages, layer \d+ bytes\)\nSBOM: .*one\.tar\.spdx\.json\n$/,
+    );
     expect(one.code).toBe(0);
     expect(one.stdout).toMatch(/^sha256:[0-9a-f]{64}\n$/);
     const two = await runCli(args('two.tar'), { cwd: s.dir, env });
@@ -40,8 +54,14 @@ describe('linkerd image', () => {
     [['image', 'build', 'image.yml'], /^Error: required flag --output not set/],
     [['image', 'build', 'image.yml', '-o', 'x', '--format', 'zip'], /^Error: --format must be one of oci, oci-archive, docker-archive$/],
     [['image', 'build', 'nope.yml', '-o', 'x'], /^Error: nope\.yml: no such config file$/],
-    [['image', 'build', '-o', 'x', '--packages', 'wolfi'], /^Error: the embedded default config: contents\.keyring\[0\]: https:\/\/\S+\/wolfi-signing\.rsa\.pub is a URL, and image build reads no network; put wolfi-signing\.rsa\.pub in the --packages directory$/],
-    [['image', 'build', 'image.yml', '-o', 'x'], /^Error: image\.yml: contents\.packages names packages but there is no repository; pass a local one with --packages DIR$/],
+    [
+      ['image', 'build', '-o', 'x', '--packages', 'wolfi'],
+      /^Error: the embedded default config: contents\.keyring\[0\]: https:\/\/\S+\/wolfi-signing\.rsa\.pub is a URL, and image build reads no network; put wolfi-signing\.rsa\.pub in the --packages directory$/,
+    ],
+    [
+      ['image', 'build', 'image.yml', '-o', 'x'],
+      /^Error: image\.yml: contents\.packages names packages but there is no repository; pass a local one with --packages DIR$/,
+    ],
     [['image', 'build', 'image.yml', '-o', 'x', '--packages', 'wolfi', '--push', 'nohost'], /^Error: --push nohost: expected REGISTRY\/REPO:TAG/],
   ])('%j fails with one line and no output', async (args, message) => {
     const r = await runCli(args, { cwd: s.dir, env: { SOURCE_DATE_EPOCH: '1' } });
@@ -52,32 +72,62 @@ describe('linkerd image', () => {
     expect(existsSync(join(s.dir, 'x'))).toBe(false);
   });
 
-  it('builds the proxy image from the embedded config: Wolfi-named packages signed by the keyring\'s key, the binaries from the working directory, capabilities, both archs', async () => {
+  it("builds the proxy image from the embedded config: Wolfi-named packages signed by the keyring's key, the binaries from the working directory, capabilities, both archs", async () => {
     const proxy = join(s.dir, 'proxy');
     const key = signingKey('wolfi-signing.rsa.pub');
     mkdirSync(join(proxy, 'wolfi'), { recursive: true });
     writeFileSync(join(proxy, 'wolfi', key.name), key.publicPem);
-    const names = ['ca-certificates-bundle', 'glibc', 'iptables', 'ip6tables', 'libnetfilter_conntrack', 'libnfnetlink', 'libmnl', 'libgcc', 'nftables-slim', 'libcap-utils'];
+    const names = [
+      'ca-certificates-bundle',
+      'glibc',
+      'iptables',
+      'ip6tables',
+      'libnetfilter_conntrack',
+      'libnfnetlink',
+      'libmnl',
+      'libgcc',
+      'nftables-slim',
+      'libcap-utils',
+    ];
     for (const arch of ['x86_64', 'aarch64']) {
       const records: string[] = [];
       for (const name of names) {
         const files =
           name === 'iptables'
-            ? [{ name: 'usr/sbin/xtables-nft-multi', content: 'nft', mode: 0o755 }, { name: 'usr/sbin/xtables-legacy-multi', content: 'legacy', mode: 0o755 }, { name: 'usr/sbin/iptables', type: 'symlink' as const, linkname: 'xtables-nft-multi' }]
+            ? [
+                { name: 'usr/sbin/xtables-nft-multi', content: 'nft', mode: 0o755 },
+                { name: 'usr/sbin/xtables-legacy-multi', content: 'legacy', mode: 0o755 },
+                { name: 'usr/sbin/iptables', type: 'symlink' as const, linkname: 'xtables-nft-multi' },
+              ]
             : [{ name: `usr/share/${name}/README`, content: name }];
         records.push((await makeApk(join(proxy, 'wolfi', arch), { name, arch, files, signed: key })).record);
       }
       await writeApkIndex(join(proxy, 'wolfi', arch), records, key);
     }
-    for (const bin of ['linkerd2-proxy', 'linkerd2-proxy-identity', 'linkerd2-proxy-init', 'linkerd2-network-validator', 'linkerd-await', 'sleep', 'LICENSE', 'linkerd2-proxy-version.txt']) {
+    for (const bin of [
+      'linkerd2-proxy',
+      'linkerd2-proxy-identity',
+      'linkerd2-proxy-init',
+      'linkerd2-network-validator',
+      'linkerd-await',
+      'sleep',
+      'LICENSE',
+      'linkerd2-proxy-version.txt',
+    ]) {
       writeFileSync(join(proxy, bin), `${bin}\n`);
     }
-    const r = await runCli(['image', 'build', '--packages', 'wolfi', '--output', 'oci', '--tag', 'cr.l5d.io/linkerd/proxy:dev'], { cwd: proxy, env: { SOURCE_DATE_EPOCH: '1700000000' } });
+    const r = await runCli(['image', 'build', '--packages', 'wolfi', '--output', 'oci', '--tag', 'cr.l5d.io/linkerd/proxy:dev'], {
+      cwd: proxy,
+      env: { SOURCE_DATE_EPOCH: '1700000000' },
+    });
     expect(r.stderr).toMatch(/amd64: sha256:\S+ \(10 packages.*\n {2}arm64: sha256:\S+ \(10 packages.*\n {2}index: sha256:/);
     expect(r.code).toBe(0);
     await run('skopeo', ['copy', '--override-arch', 'arm64', `oci:${join(proxy, 'oci')}:dev`, `oci:${join(proxy, 'arm64')}:dev`]);
     const config = await skopeoInspect(`oci:${join(proxy, 'arm64')}:dev`, false, ['--config']);
-    expect(config).toMatchObject({ architecture: 'arm64', config: { User: '65534', Entrypoint: ['/usr/lib/linkerd/linkerd2-proxy-identity'], WorkingDir: '/home/nonroot' } });
+    expect(config).toMatchObject({
+      architecture: 'arm64',
+      config: { User: '65534', Entrypoint: ['/usr/lib/linkerd/linkerd2-proxy-identity'], WorkingDir: '/home/nonroot' },
+    });
     await run('umoci', ['unpack', '--rootless', '--image', `${join(proxy, 'arm64')}:dev`, join(proxy, 'bundle')]);
     const rootfs = join(proxy, 'bundle', 'rootfs');
     const caps = 'cap_net_admin,cap_net_raw=eip';

@@ -43,7 +43,9 @@ describe('linkerd inject (CLI)', () => {
     const r = await runCli(['inject', '--ignore-cluster', M('shop.yaml'), M('errors/host-network.yaml')]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe('Error transforming resources:\nfailed to inject daemonset/node-exporter: hostNetwork is enabled, UDP port(s) configured on pod spec');
+    expect(r.stderr).toBe(
+      'Error transforming resources:\nfailed to inject daemonset/node-exporter: hostNetwork is enabled, UDP port(s) configured on pod spec',
+    );
   });
 
   it('names the file, line and column of a syntax error', async () => {
@@ -90,4 +92,3 @@ describe('linkerd uninject (CLI)', () => {
     expect(r.stderr).toBe('\ndeployment "api" injected\ndeployment "cart" injected\n\n');
   });
 });
-

@@ -27,7 +27,9 @@ describe('linkerd install against a cluster (CLI, loopback API server)', () => {
     const missing = await runCli(['install', '--crds', '--kubeconfig', bare.kubeconfigPath]);
     expect([missing.status, missing.stdout]).toEqual([1, '']);
     expect(missing.stderr).toMatch(/^Error: the Gateway API CRDs must be installed before Linkerd's/);
-    expect(missing.stderr).toContain('kubectl apply --server-side -f https://github.com/kubernetes-sigs/gateway-api/releases/download/v1.5.1/standard-install.yaml');
+    expect(missing.stderr).toContain(
+      'kubectl apply --server-side -f https://github.com/kubernetes-sigs/gateway-api/releases/download/v1.5.1/standard-install.yaml',
+    );
     const installing = await runCli(['install', '--crds', '--set', 'installGatewayAPI=true', '--kubeconfig', bare.kubeconfigPath]);
     expect(installing.status).toBe(0);
     expect(parseDocs(installing.stdout)).toHaveLength(14);

@@ -19,7 +19,10 @@ describe('linkerd install --set podMonitor.enabled=true (CLI)', () => {
 
     const json = await runCli(['install', '--ignore-cluster', '-o', 'json', '--set', 'podMonitor.enabled=true']);
     expect(json.code).toBe(0);
-    const kinds = json.stdout.trimEnd().split('\n').map((l) => (JSON.parse(l) as Obj).kind);
+    const kinds = json.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as Obj).kind);
     expect(kinds.filter((k) => k === 'PodMonitor')).toHaveLength(3);
 
     const plain = await runCli(['install', '--ignore-cluster']);
@@ -27,7 +30,14 @@ describe('linkerd install --set podMonitor.enabled=true (CLI)', () => {
   });
 
   it('refuses a namespaceSelector it cannot render in one line, with nothing on stdout', async () => {
-    const r = await runCli(['install', '--ignore-cluster', '--set', 'podMonitor.enabled=true', '--set-string', 'podMonitor.controller.namespaceSelector=- linkerd']);
+    const r = await runCli([
+      'install',
+      '--ignore-cluster',
+      '--set',
+      'podMonitor.enabled=true',
+      '--set-string',
+      'podMonitor.controller.namespaceSelector=- linkerd',
+    ]);
     expect([r.code, r.stdout]).toEqual([1, '']);
     expect(r.stderr).toMatch(/^Error: podMonitor\.controller\.namespaceSelector: expected a namespace selector map[^\n]*\n$/);
   });

@@ -29,20 +29,41 @@ describe('linkerd install --set enablePSP=true (CLI)', () => {
     const [psp, role, binding] = objects;
     expect(psp.metadata.annotations).toEqual({ 'seccomp.security.alpha.kubernetes.io/allowedProfileNames': 'runtime/default' });
     expect(psp.spec).toMatchObject({ allowPrivilegeEscalation: false, allowedCapabilities: ['NET_ADMIN', 'NET_RAW'], requiredDropCapabilities: ['ALL'] });
-    expect(role.rules).toEqual([{ apiGroups: ['policy', 'extensions'], resources: ['podsecuritypolicies'], verbs: ['use'], resourceNames: ['linkerd-linkerd-control-plane'] }]);
+    expect(role.rules).toEqual([
+      { apiGroups: ['policy', 'extensions'], resources: ['podsecuritypolicies'], verbs: ['use'], resourceNames: ['linkerd-linkerd-control-plane'] },
+    ]);
     expect(binding.subjects!.map((s) => s.name)).toEqual(['linkerd-destination', 'linkerd-heartbeat', 'linkerd-identity', 'linkerd-proxy-injector']);
   });
 
   it('follows -L, --linkerd-cni-enabled and --disable-heartbeat, also in JSON', async () => {
-    const r = await runCli(['install', '--ignore-cluster', '-L', 'mesh', '--linkerd-cni-enabled', '--disable-heartbeat', '--set', 'enablePSP=true', '-o', 'json']);
+    const r = await runCli([
+      'install',
+      '--ignore-cluster',
+      '-L',
+      'mesh',
+      '--linkerd-cni-enabled',
+      '--disable-heartbeat',
+      '--set',
+      'enablePSP=true',
+      '-o',
+      'json',
+    ]);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(NOTE);
-    const objects = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Obj).filter(isPspObject);
+    const objects = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Obj)
+      .filter(isPspObject);
     const psp = objects.find((o) => o.kind === 'PodSecurityPolicy')!;
     expect(psp.metadata.name).toBe('linkerd-mesh-control-plane');
     expect(psp.spec!.allowedCapabilities).toBeUndefined();
     expect(psp.spec!.runAsUser).toEqual({ rule: 'MustRunAsNonRoot' });
-    expect(objects.find((o) => o.kind === 'RoleBinding')!.subjects!.map((s) => s.name)).toEqual(['linkerd-destination', 'linkerd-identity', 'linkerd-proxy-injector']);
+    expect(objects.find((o) => o.kind === 'RoleBinding')!.subjects!.map((s) => s.name)).toEqual([
+      'linkerd-destination',
+      'linkerd-identity',
+      'linkerd-proxy-injector',
+    ]);
   });
 
   it('prints neither the objects nor the warning by default', async () => {

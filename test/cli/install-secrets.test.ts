@@ -38,8 +38,14 @@ describe('install --identity-trust-anchor-key-out (issue 10 item 6)', () => {
   it('refuses -, a missing directory and --crds, in one line with nothing on stdout', async () => {
     const cases: Array<[string[], string]> = [
       [['--identity-trust-anchor-key-out', '-'], '--identity-trust-anchor-key-out: a private key is written only to a file, not to standard output'],
-      [['--identity-trust-anchor-key-out', path.join(dir, 'no/such/key')], `--identity-trust-anchor-key-out ${path.join(dir, 'no/such/key')}: cannot use directory ${path.join(dir, 'no/such')}: no such file or directory`],
-      [['--crds', '--identity-trust-anchor-key-out', path.join(dir, 'crds.key')], '--identity-trust-anchor-key-out cannot be used with --crds: the CRDs have no trust anchor'],
+      [
+        ['--identity-trust-anchor-key-out', path.join(dir, 'no/such/key')],
+        `--identity-trust-anchor-key-out ${path.join(dir, 'no/such/key')}: cannot use directory ${path.join(dir, 'no/such')}: no such file or directory`,
+      ],
+      [
+        ['--crds', '--identity-trust-anchor-key-out', path.join(dir, 'crds.key')],
+        '--identity-trust-anchor-key-out cannot be used with --crds: the CRDs have no trust anchor',
+      ],
     ];
     for (const [args, message] of cases) {
       const r = await runBounded(['install', '--ignore-cluster', ...args]);

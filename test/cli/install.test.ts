@@ -13,9 +13,12 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const certFlags = (set: string, key = `${CERTS}/${set}-key.pem`) => [
-  '--identity-trust-anchors-file', `${CERTS}/${set}-trust-anchors.pem`,
-  '--identity-issuer-certificate-file', `${CERTS}/${set}-crt.pem`,
-  '--identity-issuer-key-file', key,
+  '--identity-trust-anchors-file',
+  `${CERTS}/${set}-trust-anchors.pem`,
+  '--identity-issuer-certificate-file',
+  `${CERTS}/${set}-crt.pem`,
+  '--identity-issuer-key-file',
+  key,
 ];
 
 const decode = (s: string) => Buffer.from(s, 'base64').toString('utf8');
@@ -97,7 +100,11 @@ describe('install: supplied certificates (CLI)', () => {
       certFlags('valid', `${CERTS}/mismatched-key.pem`),
       `failed to read CA: tls: Public and private key do not match (${k}/mismatched-key.pem, ${c}/valid-crt.pem)`,
     ],
-    ['a key file that is a certificate', certFlags('valid', `${CERTS}/valid-crt.pem`), `failed to read CA: unsupported block type: 'CERTIFICATE' (${k}/valid-crt.pem)`],
+    [
+      'a key file that is a certificate',
+      certFlags('valid', `${CERTS}/valid-crt.pem`),
+      `failed to read CA: unsupported block type: 'CERTIFICATE' (${k}/valid-crt.pem)`,
+    ],
   ])('fails on the %s fixture with one line naming the file, exit 1, nothing on stdout', (_name, flags, reason) => {
     const r = runCli(['install', '--ignore-cluster', ...flags]);
     expect(r.stdout).toBe('');
@@ -225,10 +232,14 @@ describe('install: tracing (CLI)', () => {
   const proxyOf = (pod: Pod) => [...(pod.initContainers ?? []), ...pod.containers].find((c) => c.name === 'linkerd-proxy')!;
   const env = (c: Container, name: string) => c.env?.find((e) => e.name === name)?.value;
   const tracing = [
-    '--set', 'proxy.tracing.enabled=true',
-    '--set', 'proxy.tracing.collector.endpoint=jaeger-collector.jaeger-system:4317',
-    '--set', 'proxy.tracing.collector.meshIdentity.serviceAccountName=jaeger',
-    '--set', 'proxy.tracing.collector.meshIdentity.namespace=jaeger-system',
+    '--set',
+    'proxy.tracing.enabled=true',
+    '--set',
+    'proxy.tracing.collector.endpoint=jaeger-collector.jaeger-system:4317',
+    '--set',
+    'proxy.tracing.collector.meshIdentity.serviceAccountName=jaeger',
+    '--set',
+    'proxy.tracing.collector.meshIdentity.namespace=jaeger-system',
   ];
 
   it('--set proxy.tracing.*: each control-plane proxy gets the trace env, the podinfo mount and volume; linkerd-config keeps the values', () => {
@@ -248,7 +259,10 @@ describe('install: tracing (CLI)', () => {
     }
     const proxyValues = (configValues(objs).proxy as { tracing: Record<string, unknown> }).tracing;
     expect(proxyValues.enabled).toBe(true);
-    expect(proxyValues.collector).toEqual({ endpoint: 'jaeger-collector.jaeger-system:4317', meshIdentity: { serviceAccountName: 'jaeger', namespace: 'jaeger-system' } });
+    expect(proxyValues.collector).toEqual({
+      endpoint: 'jaeger-collector.jaeger-system:4317',
+      meshIdentity: { serviceAccountName: 'jaeger', namespace: 'jaeger-system' },
+    });
   });
 
   it('--set proxy.tracing.enabled=true without an endpoint fails with one line, nothing on stdout', () => {
@@ -262,7 +276,10 @@ describe('install: tracing (CLI)', () => {
     const r = runCli(['install', '--ignore-cluster', ...certFlags('valid'), '--set', 'controlPlaneTracing=true']);
     expect(r.status).toBe(0);
     const objs = parseDocs(r.stdout) as Obj[];
-    for (const [name, container] of [['linkerd-identity', 'identity'], ['linkerd-destination', 'destination']]) {
+    for (const [name, container] of [
+      ['linkerd-identity', 'identity'],
+      ['linkerd-destination', 'destination'],
+    ]) {
       const pod = podOf(objs, name);
       expect(pod.containers.find((c) => c.name === container)!.args).toContain('-trace-collector=collector.linkerd-jaeger.svc.cluster.local:55678');
       expect(proxyOf(pod).env!.filter((e) => e.name.startsWith('LINKERD2_PROXY_TRACE_'))).toEqual([]);

@@ -21,7 +21,13 @@ interface Run {
 }
 
 // LINKERD_TS_STACK=raw: stack traces name the bundle or snapshot file they ran from (startedFrom).
-const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: '/nonexistent', KUBECONFIG: '/nonexistent', LINKERD_TS_STACK: 'raw', ...extra });
+const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
+  PATH: process.env.PATH,
+  HOME: '/nonexistent',
+  KUBECONFIG: '/nonexistent',
+  LINKERD_TS_STACK: 'raw',
+  ...extra,
+});
 
 /** The launcher as a user runs it (an executable), from `bin`, with `extra` in its environment. */
 function launch(bin: string, args: string[], extra: NodeJS.ProcessEnv = {}): Run {
@@ -55,11 +61,16 @@ beforeAll(async () => {
   for (const [key, c] of Object.entries(await pinnedWebhookCredentials())) values[key] = { crtPEM: c.certPem, keyPEM: c.keyPem };
   writeFileSync(join(dir, 'pinned.yaml'), yaml.dump(values));
   pinnedArgs = [
-    'install', '--ignore-cluster',
-    '--identity-trust-anchors-file', `${CERTS}/valid-trust-anchors.pem`,
-    '--identity-issuer-certificate-file', `${CERTS}/valid-crt.pem`,
-    '--identity-issuer-key-file', `${CERTS}/valid-key.pem`,
-    '-f', join(dir, 'pinned.yaml'),
+    'install',
+    '--ignore-cluster',
+    '--identity-trust-anchors-file',
+    `${CERTS}/valid-trust-anchors.pem`,
+    '--identity-issuer-certificate-file',
+    `${CERTS}/valid-crt.pem`,
+    '--identity-issuer-key-file',
+    `${CERTS}/valid-key.pem`,
+    '-f',
+    join(dir, 'pinned.yaml'),
   ];
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -89,7 +100,10 @@ describe('bin/linkerd', () => {
     ['global flags first', () => ['-L', 'linkerd', '--verbose', 'version', '--client']],
     ['--help first', () => ['--help']],
     ['-- inside the arguments', () => ['version', '--client', '--', '--short']],
-    ['inject --manual', () => ['inject', '--manual', '--ignore-cluster', '--identity-trust-anchors-file', `${CERTS}/valid-trust-anchors.pem`, 'fixtures/manifests/shop.yaml']],
+    [
+      'inject --manual',
+      () => ['inject', '--manual', '--ignore-cluster', '--identity-trust-anchors-file', `${CERTS}/valid-trust-anchors.pem`, 'fixtures/manifests/shop.yaml'],
+    ],
     ['a check that cannot reach the cluster', () => ['check', '--pre']],
   ];
   it.each(cases)('prints the same for %s, whichever way it starts', (_name, args) => {
@@ -143,7 +157,9 @@ describe('bin/linkerd', () => {
   describe('falls back to the bundle whenever the snapshot might not fit', () => {
     /** What the build records for `files` (bin/linkerd compares the same `stat` output). */
     const statIds = (...files: string[]) =>
-      spawnSync('stat', ['-L', '-c', '%d:%i:%s:%Y:%Z', '--', ...files], { encoding: 'utf8' }).stdout.trim().split('\n');
+      spawnSync('stat', ['-L', '-c', '%d:%i:%s:%Y:%Z', '--', ...files], { encoding: 'utf8' })
+        .stdout.trim()
+        .split('\n');
     const stamp = (node: string, blob: string) => {
       const [nodeId, blobId] = statIds(node, blob);
       return `path=${node}\nversion=${process.version}\nnode=${nodeId}\nblob=${blobId}\n`;
@@ -192,7 +208,10 @@ describe('bin/linkerd', () => {
     });
 
     it('loads the bundle when another node built the snapshot', () => {
-      const bin = project('other-node', { blob: 'link', stamp: (b) => stamp(process.execPath, b).replace(`path=${process.execPath}`, 'path=/opt/other/bin/node') });
+      const bin = project('other-node', {
+        blob: 'link',
+        stamp: (b) => stamp(process.execPath, b).replace(`path=${process.execPath}`, 'path=/opt/other/bin/node'),
+      });
       const r = launch(bin, FAILING_VERBOSE);
       expect([r.status, startedFrom(r)]).toEqual([1, 'bundle']);
       expect(launch(bin, ['version', '--client']).stdout).toBe('Client version: edge-26.9.1\n');

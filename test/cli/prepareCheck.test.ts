@@ -15,9 +15,24 @@ describe('check flags', () => {
   });
 
   it('maps flags to a request: mode, deadlines, versions and forwarded extension flags', () => {
-    const { request, output } = prepare({ proxy: true, namespace: 'app', output: 'json', wait: '2m', timeout: '10s', certMinValidity: '30d', failOn: 'warning' });
+    const { request, output } = prepare({
+      proxy: true,
+      namespace: 'app',
+      output: 'json',
+      wait: '2m',
+      timeout: '10s',
+      certMinValidity: '30d',
+      failOn: 'warning',
+    });
     expect(output).toBe('json');
-    expect(request).toMatchObject({ mode: 'proxy', dataPlaneNamespace: 'app', waitMs: 120_000, timeoutMs: 10_000, certMinValidityMs: 30 * 86_400_000, failOn: 'warning' });
+    expect(request).toMatchObject({
+      mode: 'proxy',
+      dataPlaneNamespace: 'app',
+      waitMs: 120_000,
+      timeoutMs: 10_000,
+      certMinValidityMs: 30 * 86_400_000,
+      failOn: 'warning',
+    });
     expect(request.versionCheck).toEqual({ url: 'https://versioncheck.linkerd.io/version.json', timeoutMs: 5_000 });
     expect(request.extensions?.forwardFlags).toEqual(['--linkerd-namespace=linkerd', '--verbose=false', '--namespace=app', '--proxy=true', '--wait=2m0s']);
   });

@@ -34,8 +34,11 @@ function kubectl(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number
   return new Promise((resolve) => {
     // A fresh discovery cache each time, so kubectl reports the underlying Go error of discovery too.
     const cache = fs.mkdtempSync(path.join(dir, 'kubectl-cache-'));
-    execFile('kubectl', ['--kubeconfig', kubeconfig, '--cache-dir', cache, ...args], { env: { PATH: process.env.PATH, HOME: dir, ...env }, encoding: 'utf8' }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      'kubectl',
+      ['--kubeconfig', kubeconfig, '--cache-dir', cache, ...args],
+      { env: { PATH: process.env.PATH, HOME: dir, ...env }, encoding: 'utf8' },
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -98,14 +101,18 @@ describe('HTTPS_PROXY, as kubectl honours it', () => {
     const down = { HTTPS_PROXY: `http://127.0.0.1:${closed}` };
     const want = `proxyconnect tcp: dial tcp 127.0.0.1:${closed}: connect: connection refused`;
     expect((await kubectl(['get', 'namespaces'], down)).stderr).toContain(want);
-    const ours = await runCli(['check', '--pre', '-o', 'short', '--kubeconfig', kubeconfig], { env: fenced({ ...down, LINKERD_VERSIONCHECK_URL: 'http://127.0.0.1:9/' }) });
+    const ours = await runCli(['check', '--pre', '-o', 'short', '--kubeconfig', kubeconfig], {
+      env: fenced({ ...down, LINKERD_VERSIONCHECK_URL: 'http://127.0.0.1:9/' }),
+    });
     expect(ours.stdout).toContain(`Get "https://${NAME}/version": ${want}\n`);
 
     const refusing = await startConnectProxy({ routes: {}, refuseWith: 403 });
     try {
       const theirs = await kubectl(['get', 'namespaces'], { HTTPS_PROXY: refusing.url });
       expect(theirs.stderr).toMatch(/: Forbidden\n$/);
-      const r = await runCli(['check', '--pre', '-o', 'short', '--kubeconfig', kubeconfig], { env: fenced({ HTTPS_PROXY: refusing.url, LINKERD_VERSIONCHECK_URL: 'http://127.0.0.1:9/' }) });
+      const r = await runCli(['check', '--pre', '-o', 'short', '--kubeconfig', kubeconfig], {
+        env: fenced({ HTTPS_PROXY: refusing.url, LINKERD_VERSIONCHECK_URL: 'http://127.0.0.1:9/' }),
+      });
       expect(r.stdout).toContain(`Get "https://${NAME}/version": Forbidden\n`);
       expect(refusing.tunnels.every((t) => t === NAME)).toBe(true);
     } finally {
@@ -116,7 +123,9 @@ describe('HTTPS_PROXY, as kubectl honours it', () => {
   it('trusts NODE_EXTRA_CA_CERTS through the tunnel when the kubeconfig has no CA', async () => {
     const apiCa = path.join(dir, 'api-ca.pem');
     fs.writeFileSync(apiCa, server.caPem);
-    const noCa = writeKubeconfig(path.join(dir, 'no-ca.kubeconfig'), [{ name: 'no-ca', server: `https://${NAME}`, token: server.token, tlsServerName: 'localhost' }]);
+    const noCa = writeKubeconfig(path.join(dir, 'no-ca.kubeconfig'), [
+      { name: 'no-ca', server: `https://${NAME}`, token: server.token, tlsServerName: 'localhost' },
+    ]);
     server.resetRequests();
     const r = await runCli(['version', '--kubeconfig', noCa], { env: fenced({ HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: apiCa }) });
     expect([r.code, r.stderr, r.stdout]).toEqual([0, '', 'Client version: edge-26.9.1\nServer version: unavailable\n']);
@@ -128,7 +137,10 @@ describe('HTTPS_PROXY, as kubectl honours it', () => {
   });
 
   it('linkerd inject fetches an https URL through the proxy, trusting NODE_EXTRA_CA_CERTS', async () => {
-    const r = await runCli(['inject', '--manual', '--ignore-cluster', '--identity-trust-anchors-file', 'fixtures/certs/valid-trust-anchors.pem', `https://${FILES}/shop.yaml`], { env: fenced({ HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: caFile }) });
+    const r = await runCli(
+      ['inject', '--manual', '--ignore-cluster', '--identity-trust-anchors-file', 'fixtures/certs/valid-trust-anchors.pem', `https://${FILES}/shop.yaml`],
+      { env: fenced({ HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: caFile }) },
+    );
     expect(r.stderr).toContain('deployment "web" injected');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('name: linkerd-proxy');

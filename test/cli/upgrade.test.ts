@@ -51,15 +51,20 @@ describe('linkerd install | kubectl create, then linkerd upgrade | kubectl repla
       [
         'upgrade',
         ...k,
-        '--identity-trust-anchors-file', 'fixtures/certs/valid-trust-anchors.pem',
-        '--identity-issuer-certificate-file', 'fixtures/certs/valid-crt.pem',
-        '--identity-issuer-key-file', 'fixtures/certs/valid-key.pem',
+        '--identity-trust-anchors-file',
+        'fixtures/certs/valid-trust-anchors.pem',
+        '--identity-issuer-certificate-file',
+        'fixtures/certs/valid-crt.pem',
+        '--identity-issuer-key-file',
+        'fixtures/certs/valid-key.pem',
         '--force=true',
       ],
       { env: ENV },
     );
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe('\n‼ Rotating the trust anchors will affect existing proxies\nSee https://linkerd.io/2/tasks/rotating_identity_certificates/ for more information\n\n');
+    expect(r.stderr).toBe(
+      '\n‼ Rotating the trust anchors will affect existing proxies\nSee https://linkerd.io/2/tasks/rotating_identity_certificates/ for more information\n\n',
+    );
   });
 
   it('refusals print the real text without `Error:`, exit 1 and leave stdout empty', async () => {
@@ -100,7 +105,11 @@ describe('linkerd install | kubectl create, then linkerd upgrade | kubectl repla
   it('prune lists nothing on a fresh install, and a leftover once one exists', async () => {
     const clean = await runCli(['prune', ...k], { env: ENV });
     expect([clean.code, clean.stdout, clean.stderr]).toEqual([0, '', '']);
-    server.put({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'linkerd-old', namespace: 'linkerd', labels: { 'linkerd.io/control-plane-ns': 'linkerd' } } });
+    server.put({
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'linkerd-old', namespace: 'linkerd', labels: { 'linkerd.io/control-plane-ns': 'linkerd' } },
+    });
     try {
       const r = await runCli(['prune', ...k], { env: ENV });
       expect(r.stdout).toBe('apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  creationTimestamp: null\n  name: linkerd-old\n  namespace: linkerd\n---\n');
@@ -121,7 +130,9 @@ describe('lifecycle commands on a cluster without Linkerd', () => {
     const k = ['--kubeconfig', bare.kubeconfigPath];
     const up = await runCli(['upgrade', ...k], { env: ENV });
     expect([up.code, up.stdout]).toEqual([1, '']);
-    expect(up.stderr).toMatch(/^Linkerd CRDs must be installed first\. Run linkerd upgrade with the --crds flag:\nmissing authorizationpolicies\.policy\.linkerd\.io, /);
+    expect(up.stderr).toMatch(
+      /^Linkerd CRDs must be installed first\. Run linkerd upgrade with the --crds flag:\nmissing authorizationpolicies\.policy\.linkerd\.io, /,
+    );
     const un = await runCli(['uninstall', ...k], { env: ENV });
     expect([un.code, un.stdout, un.stderr]).toEqual([0, '', 'No resources found to uninstall\n']);
     const pr = await runCli(['prune', ...k], { env: ENV });

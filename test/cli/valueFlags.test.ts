@@ -29,9 +29,7 @@ describe('commander wiring', () => {
   });
 
   it('rejects a malformed boolean', () => {
-    expect(() => normalizeBoolFlagArgs(['--ha=maybe'])).toThrow(
-      'invalid argument "maybe" for "--ha" flag: strconv.ParseBool: parsing "maybe": invalid syntax',
-    );
+    expect(() => normalizeBoolFlagArgs(['--ha=maybe'])).toThrow('invalid argument "maybe" for "--ha" flag: strconv.ParseBool: parsing "maybe": invalid syntax');
   });
 
   it('leaves arguments after -- alone', () => {

@@ -47,8 +47,12 @@ describe('--verbose request log', () => {
     it('names the network error when the API server cannot be reached', async () => {
       const r = await runCli(['version', '--verbose', '--kubeconfig', down]);
       expect(r.stdout).toBe('Client version: edge-26.9.1\nServer version: unavailable\n');
-      expect(r.stderr).toMatch(/round_trippers\.go\] GET https:\/\/127\.0\.0\.1:1\/\S+ \(dial tcp 127\.0\.0\.1:1: connect: connection refused\) in \d+ milliseconds\n/);
-      expect(r.stderr).toContain('Server version unavailable: Get "https://127.0.0.1:1/api/v1/namespaces/linkerd/configmaps/linkerd-config": dial tcp 127.0.0.1:1: connect: connection refused\n');
+      expect(r.stderr).toMatch(
+        /round_trippers\.go\] GET https:\/\/127\.0\.0\.1:1\/\S+ \(dial tcp 127\.0\.0\.1:1: connect: connection refused\) in \d+ milliseconds\n/,
+      );
+      expect(r.stderr).toContain(
+        'Server version unavailable: Get "https://127.0.0.1:1/api/v1/namespaces/linkerd/configmaps/linkerd-config": dial tcp 127.0.0.1:1: connect: connection refused\n',
+      );
     });
   });
 });

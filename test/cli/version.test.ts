@@ -39,7 +39,9 @@ describe('linkerd version (CLI)', () => {
     });
 
     it('looks in the -L namespace', async () => {
-      expect((await runCliAsync(['version', '-L', 'other', '--kubeconfig', server.kubeconfigPath])).stdout).toBe('Client version: edge-26.9.1\nServer version: unavailable\n');
+      expect((await runCliAsync(['version', '-L', 'other', '--kubeconfig', server.kubeconfigPath])).stdout).toBe(
+        'Client version: edge-26.9.1\nServer version: unavailable\n',
+      );
     });
   });
 });

@@ -77,7 +77,11 @@ describe('the npm package', () => {
   });
 
   it('renders an install with --ignore-cluster', async () => {
-    const r = await run(path.join(prefix, 'bin', 'linkerd'), ['install', '--ignore-cluster'], { cwd: work, env: { PATH: process.env.PATH, HOME: work }, maxBuffer: 64 * 1024 * 1024 });
+    const r = await run(path.join(prefix, 'bin', 'linkerd'), ['install', '--ignore-cluster'], {
+      cwd: work,
+      env: { PATH: process.env.PATH, HOME: work },
+      maxBuffer: 64 * 1024 * 1024,
+    });
     expect(r.stdout).toContain('kind: Deployment');
     expect(r.stdout).toContain('name: linkerd-destination');
   });
@@ -95,7 +99,11 @@ describe('the npm package', () => {
 
   it('runs from the bundle when install scripts were skipped (no snapshot)', async () => {
     expect(existsSync(path.join(bare, 'lib', 'node_modules', 'linkerd-ts', 'dist', 'snapshot', 'linkerd.blob'))).toBe(false);
-    const r = await run(path.join(bare, 'bin', 'linkerd'), ['install', '--ignore-cluster'], { cwd: work, env: { PATH: process.env.PATH, HOME: work }, maxBuffer: 64 * 1024 * 1024 });
+    const r = await run(path.join(bare, 'bin', 'linkerd'), ['install', '--ignore-cluster'], {
+      cwd: work,
+      env: { PATH: process.env.PATH, HOME: work },
+      maxBuffer: 64 * 1024 * 1024,
+    });
     expect(r.stdout).toContain('kind: Deployment');
   });
 });

@@ -46,12 +46,17 @@ async function x509() {
 const EC = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 
 function pem(label: string, der: ArrayBuffer): string {
-  const b64 = Buffer.from(der).toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '');
+  const b64 = Buffer.from(der)
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .replace(/\n$/, '');
   return `-----BEGIN ${label}-----\n${b64}\n-----END ${label}-----\n`;
 }
 
 function serial(): string {
-  return Buffer.from(webcrypto.getRandomValues(new Uint8Array(8))).toString('hex').replace(/^[89a-f]/, '1');
+  return Buffer.from(webcrypto.getRandomValues(new Uint8Array(8)))
+    .toString('hex')
+    .replace(/^[89a-f]/, '1');
 }
 
 interface Ca {
@@ -61,7 +66,7 @@ interface Ca {
 
 async function createCa(name: string): Promise<Ca> {
   const lib = await x509();
-  const keys = (await webcrypto.subtle.generateKey(EC, true, ['sign', 'verify']));
+  const keys = await webcrypto.subtle.generateKey(EC, true, ['sign', 'verify']);
   const now = Date.now();
   const cert = await lib.X509CertificateGenerator.createSelfSigned({
     serialNumber: serial(),
@@ -88,7 +93,7 @@ export async function createUnrelatedCaPem(): Promise<string> {
 export async function createServingCertificates(dnsNames: string[] = []): Promise<ServingCertificates> {
   const lib = await x509();
   const ca = await createCa('linkerd-ts-test-apiserver-ca');
-  const keys = (await webcrypto.subtle.generateKey(EC, true, ['sign', 'verify']));
+  const keys = await webcrypto.subtle.generateKey(EC, true, ['sign', 'verify']);
   const now = Date.now();
   const cert = await lib.X509CertificateGenerator.create({
     serialNumber: serial(),

@@ -12,7 +12,9 @@ const PATH = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/portforward$/;
 /** A plain HTTP answer on a socket that asked to upgrade, then closed. */
 function refuse(socket: Duplex, code: number, message: string): void {
   const body = JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code });
-  socket.end(`HTTP/1.1 ${code} ${code === 404 ? 'Not Found' : code === 401 ? 'Unauthorized' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${code} ${code === 404 ? 'Not Found' : code === 401 ? 'Unauthorized' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }
 
 const portBytes = (port: number) => Buffer.from([port & 0xff, port >> 8]);
@@ -66,9 +68,9 @@ export function portForwardHandler(opts: {
         ws.send(Buffer.concat([Buffer.from([1]), Buffer.from(`error forwarding port ${port} to pod ${pod}: ${why}`)]), () => ws.close());
       };
       if (!where) {
-      fail('nothing listens on that port');
-      return;
-    }
+        fail('nothing listens on that port');
+        return;
+      }
       const upstream = net.connect(where.port, where.host);
       upstream.on('data', (chunk: Buffer) => ws.send(Buffer.concat([Buffer.from([0]), chunk])));
       upstream.on('end', () => ws.close());

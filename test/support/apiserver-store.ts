@@ -125,9 +125,7 @@ export class ObjectStore {
   list(res: ServedResource, namespace?: string): StoredObject[] {
     const all = [...(this.bucket(res, false)?.values() ?? [])];
     const selected = res.namespaced && namespace !== undefined ? all.filter((o) => o.metadata.namespace === namespace) : all;
-    return selected.sort((a, b) =>
-      (a.metadata.namespace ?? '').localeCompare(b.metadata.namespace ?? '') || a.metadata.name.localeCompare(b.metadata.name),
-    );
+    return selected.sort((a, b) => (a.metadata.namespace ?? '').localeCompare(b.metadata.namespace ?? '') || a.metadata.name.localeCompare(b.metadata.name));
   }
 
   delete(res: ServedResource, namespace: string | undefined, name: string): StoredObject | undefined {

@@ -142,13 +142,7 @@ const COLUMNS: Record<string, Column[]> = {
     col('Readiness Gates', (o) => (o.spec?.readinessGates?.length ? `0/${o.spec.readinessGates.length}` : '<none>'), { priority: 1 }),
   ],
   '/Namespace': [nameCol, col('Status', (o) => o.status?.phase ?? 'Active'), ageCol],
-  '/Node': [
-    nameCol,
-    col('Status', nodeStatus),
-    col('Roles', nodeRoles),
-    ageCol,
-    col('Version', (o) => o.status?.nodeInfo?.kubeletVersion ?? ''),
-  ],
+  '/Node': [nameCol, col('Status', nodeStatus), col('Roles', nodeRoles), ageCol, col('Version', (o) => o.status?.nodeInfo?.kubeletVersion ?? '')],
   '/Service': [
     nameCol,
     col('Type', (o) => o.spec?.type ?? 'ClusterIP'),

@@ -372,7 +372,10 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   }
 
   async function route(req: IncomingMessage, rec: RecordedRequest, q: URLSearchParams): Promise<{ code: number; body: unknown }> {
-    const segments = rec.path.split('/').filter((s) => s !== '').map(decodeURIComponent);
+    const segments = rec.path
+      .split('/')
+      .filter((s) => s !== '')
+      .map(decodeURIComponent);
     const method = rec.method;
     if (rec.path === '/version' && method === 'GET') {
       const m = gitVersion.match(/^v(\d+)\.(\d+)/);
@@ -438,8 +441,28 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       if (q.get('watch') === 'true' || q.get('watch') === '1') throw new HttpError(405, 'watch is not supported by the test API server', 'MethodNotAllowed');
       authorize('list');
       const { items, rv, next, remaining } = listObjects(res, namespace, q);
-      if (table) return { code: 200, body: renderTable(res, items.map((o) => present(res, o)), { apiVersion: table, resourceVersion: rv, includeObject, now: now(), cont: next }) };
-      const custom = !['', 'apps', 'batch', 'policy', 'rbac.authorization.k8s.io', 'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apiregistration.k8s.io', 'discovery.k8s.io', 'coordination.k8s.io', 'networking.k8s.io'].includes(res.group);
+      if (table)
+        return {
+          code: 200,
+          body: renderTable(
+            res,
+            items.map((o) => present(res, o)),
+            { apiVersion: table, resourceVersion: rv, includeObject, now: now(), cont: next },
+          ),
+        };
+      const custom = ![
+        '',
+        'apps',
+        'batch',
+        'policy',
+        'rbac.authorization.k8s.io',
+        'admissionregistration.k8s.io',
+        'apiextensions.k8s.io',
+        'apiregistration.k8s.io',
+        'discovery.k8s.io',
+        'coordination.k8s.io',
+        'networking.k8s.io',
+      ].includes(res.group);
       return {
         code: 200,
         body: {
@@ -460,7 +483,8 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       const o = store.get(res, namespace, name);
       if (!o) throw notFound(res, name);
       const shown = present(res, o);
-      if (table) return { code: 200, body: renderTable(res, [shown], { apiVersion: table, resourceVersion: String(store.resourceVersion), includeObject, now: now() }) };
+      if (table)
+        return { code: 200, body: renderTable(res, [shown], { apiVersion: table, resourceVersion: String(store.resourceVersion), includeObject, now: now() }) };
       return { code: 200, body: shown };
     }
     if (method === 'POST' && name === undefined) {

@@ -43,12 +43,7 @@ describe('celViolations (the API server’s CEL validation, for tests)', () => {
     });
     expect(celViolations(schema, { spec: { namespace: 'a', 'x-y': 1 } })).toEqual([]);
     expect(celViolations(schema, { spec: { namespace: 'b', 'x-y': 1 } }).map((v) => v.message)).toEqual(['escaped']);
-    expect(['namespace', 'a__b', 'a.b/c', '1x'].map(escapePropertyName)).toEqual([
-      '__namespace__',
-      'a__underscores__b',
-      'a__dot__b__slash__c',
-      undefined,
-    ]);
+    expect(['namespace', 'a__b', 'a.b/c', '1x'].map(escapePropertyName)).toEqual(['__namespace__', 'a__underscores__b', 'a__dot__b__slash__c', undefined]);
   });
 
   it('reports a rule that fails to evaluate as a violation with the error', () => {
@@ -74,7 +69,16 @@ describe('celViolations (the API server’s CEL validation, for tests)', () => {
       },
     });
     const before = { spec: { name: 'a', byKey: [{ k: '1', v: 'x' }], atomic: [{ v: 'x' }] } };
-    const after = { spec: { name: 'b', byKey: [{ k: '1', v: 'y' }, { k: '2', v: 'z' }], atomic: [{ v: 'y' }] } };
+    const after = {
+      spec: {
+        name: 'b',
+        byKey: [
+          { k: '1', v: 'y' },
+          { k: '2', v: 'z' },
+        ],
+        atomic: [{ v: 'y' }],
+      },
+    };
     expect(celViolations(schema, after)).toEqual([]);
     expect(celViolations(schema, after, before).map((v) => v.field)).toEqual(['spec.name', 'spec.byKey[0].v']);
   });

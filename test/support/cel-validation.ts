@@ -119,8 +119,27 @@ export function withDefaults(value: unknown, schema: unknown): unknown {
 }
 
 const CEL_KEYWORDS = new Set([
-  'true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if',
-  'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while',
+  'true',
+  'false',
+  'null',
+  'in',
+  'as',
+  'break',
+  'const',
+  'continue',
+  'else',
+  'for',
+  'function',
+  'if',
+  'import',
+  'let',
+  'loop',
+  'package',
+  'namespace',
+  'return',
+  'var',
+  'void',
+  'while',
 ]);
 
 const ESCAPES: Record<string, string> = { __: '__underscores__', '.': '__dot__', '-': '__dash__', '/': '__slash__' };
@@ -175,15 +194,7 @@ export function celViolations(schema: unknown, object: unknown, oldObject?: unkn
   return out;
 }
 
-function visit(
-  schema: unknown,
-  value: unknown,
-  old: unknown,
-  correlated: boolean,
-  field: string,
-  schemaPath: string,
-  out: Violation[],
-): void {
+function visit(schema: unknown, value: unknown, old: unknown, correlated: boolean, field: string, schemaPath: string, out: Violation[]): void {
   if (!isNode(schema) || value === undefined) return;
   for (const rule of rulesAt(schema, schemaPath)) {
     if (rule.transition && !correlated) continue;

@@ -7,7 +7,12 @@
 export function aliasBombLines(levels = 9): string[] {
   const names = 'abcdefghijklmnop';
   const lines = [`a: &a [${Array(9).fill('"lol"').join(', ')}]`];
-  for (let i = 1; i < levels; i++) lines.push(`${names[i]}: &${names[i]} [${Array(9).fill(`*${names[i - 1]}`).join(', ')}]`);
+  for (let i = 1; i < levels; i++)
+    lines.push(
+      `${names[i]}: &${names[i]} [${Array(9)
+        .fill(`*${names[i - 1]}`)
+        .join(', ')}]`,
+    );
   return lines;
 }
 
@@ -21,10 +26,7 @@ export function podWithSharedResources(n: number): string {
   let text = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: many\nspec:\n  containers:\n';
   for (let i = 0; i < n; i++) {
     text += `  - name: c${i}\n    image: busybox\n`;
-    text +=
-      i === 0
-        ? '    resources: &res\n      requests: {cpu: 10m, memory: 16Mi}\n      limits: {cpu: 100m, memory: 64Mi}\n'
-        : '    resources: *res\n';
+    text += i === 0 ? '    resources: &res\n      requests: {cpu: 10m, memory: 16Mi}\n      limits: {cpu: 100m, memory: 64Mi}\n' : '    resources: *res\n';
   }
   return text;
 }

@@ -90,11 +90,24 @@ export async function makeDeb(dir: string, s: DebSpec): Promise<string> {
   fields.push(`Description: test package ${s.name}`, ' A package made by the tests.');
   const kind = s.compression ?? 'gz';
   const ext = kind === 'none' ? '' : `.${kind}`;
-  const control = compress(await tarBuffer([{ name: './', type: 'directory' }, { name: './control', content: `${fields.join('\n')}\n` }]), kind);
+  const control = compress(
+    await tarBuffer([
+      { name: './', type: 'directory' },
+      { name: './control', content: `${fields.join('\n')}\n` },
+    ]),
+    kind,
+  );
   const data = compress(await tarBuffer([{ name: './', type: 'directory' }, ...(s.files ?? [])], s.mtime), kind);
   const file = join(dir, `${s.name}_${version}_${arch}.deb`);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(file, arArchive([{ name: 'debian-binary', data: Buffer.from('2.0\n') }, { name: `control.tar${ext}`, data: control }, { name: `data.tar${ext}`, data, mtime: s.mtime }]));
+  writeFileSync(
+    file,
+    arArchive([
+      { name: 'debian-binary', data: Buffer.from('2.0\n') },
+      { name: `control.tar${ext}`, data: control },
+      { name: `data.tar${ext}`, data, mtime: s.mtime },
+    ]),
+  );
   return file;
 }
 
@@ -124,7 +137,10 @@ export function signingKey(name = 'test.rsa.pub'): SigningKey {
 
 async function signatureStream(signed: Buffer, key: boolean | SigningKey | undefined): Promise<Buffer[]> {
   if (key === false) return [];
-  const entry = typeof key === 'object' ? { name: `.SIGN.RSA256.${key.name}`, content: sign('sha256', signed, key.privateKey) } : { name: '.SIGN.RSA.test.rsa.pub', content: Buffer.alloc(256, 7) };
+  const entry =
+    typeof key === 'object'
+      ? { name: `.SIGN.RSA256.${key.name}`, content: sign('sha256', signed, key.privateKey) }
+      : { name: '.SIGN.RSA.test.rsa.pub', content: Buffer.alloc(256, 7) };
   return [gzipSync(await cutTar([entry]))];
 }
 
@@ -174,6 +190,11 @@ export async function makeApk(dir: string, s: ApkSpec): Promise<BuiltApk> {
 
 /** Writes DIR/APKINDEX.tar.gz for the given records (with a signature stream, like apk's). */
 export async function writeApkIndex(dir: string, records: string[], key?: SigningKey): Promise<void> {
-  const index = gzipSync(await tarBuffer([{ name: 'DESCRIPTION', content: 'test' }, { name: 'APKINDEX', content: `${records.join('\n\n')}\n\n` }]));
+  const index = gzipSync(
+    await tarBuffer([
+      { name: 'DESCRIPTION', content: 'test' },
+      { name: 'APKINDEX', content: `${records.join('\n\n')}\n\n` },
+    ]),
+  );
   writeFileSync(join(dir, 'APKINDEX.tar.gz'), Buffer.concat([...(await signatureStream(index, key ?? true)), index]));
 }

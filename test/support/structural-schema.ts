@@ -35,18 +35,7 @@ type Node = Record<string, unknown>;
 
 const TYPES = new Set(['object', 'array', 'string', 'integer', 'number', 'boolean']);
 const SCALAR_TYPES = new Set(['string', 'integer', 'number', 'boolean']);
-const FORBIDDEN_KEYWORDS = [
-  '$ref',
-  'definitions',
-  'dependencies',
-  'deprecated',
-  'discriminator',
-  'id',
-  'patternProperties',
-  'readOnly',
-  'writeOnly',
-  'xml',
-];
+const FORBIDDEN_KEYWORDS = ['$ref', 'definitions', 'dependencies', 'deprecated', 'discriminator', 'id', 'patternProperties', 'readOnly', 'writeOnly', 'xml'];
 const JUNCTORS = ['allOf', 'anyOf', 'oneOf'] as const;
 /** Keywords that describe the value's shape; value validations may only narrow it. */
 const GENERICS_FORBIDDEN_IN_JUNCTORS = ['type', 'title', 'description', 'default', 'nullable', 'additionalProperties'];

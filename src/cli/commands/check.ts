@@ -12,7 +12,11 @@ export function register(program: Command): Command {
     .option('-o, --output <format>', 'Output format. One of: table, json, short, junit', 'table')
     .option('--wait <duration>', 'Maximum allowed time for all tests to pass (retryable checks are retried until then)', '5m0s')
     .option('--timeout <duration>', 'Maximum time for one attempt of one check', '30s')
-    .option('--linkerd-cni-enabled', 'When running pre-installation checks (--pre), assume the linkerd-cni plugin is already installed, and a NET_ADMIN check is not needed', false)
+    .option(
+      '--linkerd-cni-enabled',
+      'When running pre-installation checks (--pre), assume the linkerd-cni plugin is already installed, and a NET_ADMIN check is not needed',
+      false,
+    )
     .option('-n, --namespace <ns>', 'Namespace to use for --proxy checks (default: all namespaces)')
     .option('--pre', 'Only run pre-installation checks, to determine if the control plane can be installed', false)
     .option('--crds', 'Only run checks which determine if the Linkerd CRDs have been installed', false)

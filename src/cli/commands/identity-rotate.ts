@@ -38,12 +38,12 @@ export function registerRotate(program: Command, identity: Command): void {
     .option('--trust-anchor-file <file>', 'The new trust anchor (PEM)');
   addBoolFlag(add, '--force', 'Proceed although the anchors in the cluster disagree', { default: false });
   acceptGoBools(add).action(async (flags: Record<string, unknown>) => {
-      const globals = resolveGlobals(program);
-      const { parseFlags, AddAnchorFlags } = await import('../flags/identityFlags.js');
-      const opts = parseFlags(AddAnchorFlags, flags);
-      const { addAnchor } = await import('../../core/identity/rotationSteps.js');
-      await printStep(await addAnchor({ selection: globals, namespace: globals.linkerdNamespace, ...opts }));
-    });
+    const globals = resolveGlobals(program);
+    const { parseFlags, AddAnchorFlags } = await import('../flags/identityFlags.js');
+    const opts = parseFlags(AddAnchorFlags, flags);
+    const { addAnchor } = await import('../../core/identity/rotationSteps.js');
+    await printStep(await addAnchor({ selection: globals, namespace: globals.linkerdNamespace, ...opts }));
+  });
 
   const issuer = rotate
     .command('issuer')
@@ -55,13 +55,13 @@ export function registerRotate(program: Command, identity: Command): void {
   addBoolFlag(issuer, '--generate', 'Generate the issuer, signed by the bundle anchor whose key is --trust-anchor-key', { default: false });
   addBoolFlag(issuer, '--force', 'Proceed although meshed pods do not trust the new issuer’s anchor yet', { default: false });
   acceptGoBools(issuer).action(async (flags: Record<string, unknown>) => {
-      const globals = resolveGlobals(program);
-      const { parseFlags, durationMs, IssuerFlags } = await import('../flags/identityFlags.js');
-      const opts = parseFlags(IssuerFlags, flags);
-      const { switchIssuer, issuerSource } = await import('../../core/identity/rotationSteps.js');
-      const source = issuerSource(opts.generate, opts.trustAnchorKey, durationMs(opts.validity));
-      await printStep(await switchIssuer({ selection: globals, namespace: globals.linkerdNamespace, ...opts, generate: source }));
-    });
+    const globals = resolveGlobals(program);
+    const { parseFlags, durationMs, IssuerFlags } = await import('../flags/identityFlags.js');
+    const opts = parseFlags(IssuerFlags, flags);
+    const { switchIssuer, issuerSource } = await import('../../core/identity/rotationSteps.js');
+    const source = issuerSource(opts.generate, opts.trustAnchorKey, durationMs(opts.validity));
+    await printStep(await switchIssuer({ selection: globals, namespace: globals.linkerdNamespace, ...opts, generate: source }));
+  });
 
   const remove = rotate
     .command('remove-anchor')
@@ -70,10 +70,10 @@ export function registerRotate(program: Command, identity: Command): void {
     .option('--keep <sha256>', 'Keep the anchor with this SHA-256 fingerprint (repeatable; a unique prefix of 8+ digits)', collect, []);
   addBoolFlag(remove, '--force', 'Proceed although pods were not restarted yet', { default: false });
   acceptGoBools(remove).action(async (flags: Record<string, unknown>) => {
-      const globals = resolveGlobals(program);
-      const { parseFlags, RemoveAnchorFlags } = await import('../flags/identityFlags.js');
-      const opts = parseFlags(RemoveAnchorFlags, flags);
-      const { removeAnchor } = await import('../../core/identity/rotationSteps.js');
-      await printStep(await removeAnchor({ selection: globals, namespace: globals.linkerdNamespace, ...opts }));
-    });
+    const globals = resolveGlobals(program);
+    const { parseFlags, RemoveAnchorFlags } = await import('../flags/identityFlags.js');
+    const opts = parseFlags(RemoveAnchorFlags, flags);
+    const { removeAnchor } = await import('../../core/identity/rotationSteps.js');
+    await printStep(await removeAnchor({ selection: globals, namespace: globals.linkerdNamespace, ...opts }));
+  });
 }

@@ -83,14 +83,14 @@ export function register(program: Command): Command {
     .option('-o, --output <format>', 'Output format: text or json', 'text');
   addBoolFlag(inspect, '--cluster', 'Inspect the trust roots ConfigMap, the issuer Secret and linkerd-config', { default: false });
   acceptGoBools(inspect).action(async (file: string | undefined, flags: Record<string, unknown>) => {
-      const globals = resolveGlobals(program);
-      const { parseFlags, InspectFlags } = await import('../flags/identityFlags.js');
-      const opts = parseFlags(InspectFlags, flags);
-      const { inspect } = await import('../../core/identity/inspectRequest.js');
-      const report = await inspect({ file, cluster: opts.cluster, trustAnchors: opts.trustAnchors, selection: globals, namespace: globals.linkerdNamespace });
-      const { inspectJson, inspectText } = await import('../output/identity-inspect.js');
-      process.stdout.write(opts.output === 'json' ? inspectJson(report) : inspectText(report));
-    });
+    const globals = resolveGlobals(program);
+    const { parseFlags, InspectFlags } = await import('../flags/identityFlags.js');
+    const opts = parseFlags(InspectFlags, flags);
+    const { inspect } = await import('../../core/identity/inspectRequest.js');
+    const report = await inspect({ file, cluster: opts.cluster, trustAnchors: opts.trustAnchors, selection: globals, namespace: globals.linkerdNamespace });
+    const { inspectJson, inspectText } = await import('../output/identity-inspect.js');
+    process.stdout.write(opts.output === 'json' ? inspectJson(report) : inspectText(report));
+  });
 
   registerRotate(program, cmd);
   return cmd;

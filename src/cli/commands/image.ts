@@ -27,7 +27,10 @@ const buildFlags = z.object({
   insecure: z.boolean(),
 });
 
-const epochSchema = z.string().regex(/^\d{1,12}$/, 'SOURCE_DATE_EPOCH must be a whole number of seconds').transform(Number);
+const epochSchema = z
+  .string()
+  .regex(/^\d{1,12}$/, 'SOURCE_DATE_EPOCH must be a whole number of seconds')
+  .transform(Number);
 
 function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const r = schema.safeParse(value);
@@ -44,8 +47,12 @@ export function register(program: Command): Command {
     .option('-o, --output <path>', 'where to write the image: a directory (OCI layout) or FILE.tar')
     .option('--format <format>', 'oci | oci-archive | docker-archive (default: docker-archive for *.tar, else oci)')
     .option('-t, --tag <name:tag>', 'the image reference recorded in the output', 'linkerd/proxy:dev')
-    .option('--arch <arch>', 'architecture to build (repeatable or comma-separated; default: the config\'s archs, else this machine\'s)', collect)
-    .option('--packages <dir>', 'a local package repository (.deb files, or an apk repository with APKINDEX.tar.gz); replaces the config\'s repositories (repeatable)', collect)
+    .option('--arch <arch>', "architecture to build (repeatable or comma-separated; default: the config's archs, else this machine's)", collect)
+    .option(
+      '--packages <dir>',
+      "a local package repository (.deb files, or an apk repository with APKINDEX.tar.gz); replaces the config's repositories (repeatable)",
+      collect,
+    )
     .option('--sbom <file>', 'also write an SPDX 2.3 JSON SBOM of every package and file')
     .option('--push <registry/repo:tag>', 'push the image to a registry (OCI distribution API)')
     .option('--insecure', 'push over plain HTTP (loopback registries only)', false)

@@ -39,8 +39,7 @@ export function register(program: Command): Command {
   const cmd = program
     .command('inject')
     .description('Add the Linkerd proxy to a Kubernetes config: files, directories, https:// URLs or - (stdin)')
-    .argument('[CONFIG-FILE...]', 'manifests to inject')
-;
+    .argument('[CONFIG-FILE...]', 'manifests to inject');
   setExamples(cmd, EXAMPLES);
   addValueFlags(cmd, GROUPS);
   addBoolFlag(cmd, '--manual', 'Include the proxy sidecar container spec in the YAML output (the full spec, not just the annotation)', { default: false });
@@ -49,9 +48,9 @@ export function register(program: Command): Command {
   cmd
     .option('--close-wait-timeout <duration>', 'Sets nf_conntrack_tcp_timeout_close_wait', '0s')
     .option('-o, --output <format>', 'Output format, one of: json|yaml (default: the format of the input)')
-    .option('--values <file>', 'Chart values, or a saved linkerd-config ConfigMap, to use instead of the cluster\'s (implies --ignore-cluster)')
-    .option('--identity-trust-anchors-file <file>', 'PEM trust anchors for --manual (instead of those in the cluster\'s linkerd-config)');
-  addBoolFlag(cmd, '--linkerd-cni-enabled', 'With --manual, use the linkerd-cni plugin\'s network validator instead of proxy-init');
+    .option('--values <file>', "Chart values, or a saved linkerd-config ConfigMap, to use instead of the cluster's (implies --ignore-cluster)")
+    .option('--identity-trust-anchors-file <file>', "PEM trust anchors for --manual (instead of those in the cluster's linkerd-config)");
+  addBoolFlag(cmd, '--linkerd-cni-enabled', "With --manual, use the linkerd-cni plugin's network validator instead of proxy-init");
   acceptGoBools(cmd);
 
   return cmd.action(async (files: string[], flags: unknown) => {

@@ -25,10 +25,11 @@ const InstallOptionsSchema = HelmValueOptions.extend({
 });
 
 export function register(program: Command): Command {
-  const cmd = program
-    .command('install')
-    .description('Output Kubernetes configs to install Linkerd');
-  setExamples(cmd, '  # Install CRDs first.\n  linkerd install --crds | kubectl apply -f -\n\n  # Install the core control plane.\n  linkerd install | kubectl apply -f -');
+  const cmd = program.command('install').description('Output Kubernetes configs to install Linkerd');
+  setExamples(
+    cmd,
+    '  # Install CRDs first.\n  linkerd install --crds | kubectl apply -f -\n\n  # Install the core control plane.\n  linkerd install | kubectl apply -f -',
+  );
   addValueFlags(cmd, GROUPS);
   addHelmValueFlags(cmd)
     .option('--crds', 'Install Linkerd CRDs', false)

@@ -34,10 +34,7 @@ const EXAMPLES = `
   linkerd upgrade --from-manifests linkerd.yaml > upgrade.yaml`;
 
 export function register(program: Command): Command {
-  const cmd = program
-    .command('upgrade')
-    .summary('Output Kubernetes configs to upgrade an existing Linkerd control plane')
-    .description(LONG);
+  const cmd = program.command('upgrade').summary('Output Kubernetes configs to upgrade an existing Linkerd control plane').description(LONG);
   setExamples(cmd, EXAMPLES);
   addValueFlags(cmd, GROUPS);
   addHelmValueFlags(cmd);

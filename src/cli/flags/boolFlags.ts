@@ -9,12 +9,7 @@ import { parseGoBool, VALUE_FLAGS } from '../../core/values/flags.js';
  */
 
 /** Declares the boolean `--<name>` (or `-s, --<name>`) and its hidden `--no-<name>`. */
-export function addBoolFlag(
-  command: Command,
-  flags: string,
-  help: string,
-  options: { default?: boolean; hidden?: boolean } = {},
-): Command {
+export function addBoolFlag(command: Command, flags: string, help: string, options: { default?: boolean; hidden?: boolean } = {}): Command {
   const option = command.createOption(flags, help).hideHelp(options.hidden ?? false);
   if (options.default !== undefined) option.default(options.default);
   command.addOption(option);

@@ -11,8 +11,18 @@ export function addHelmValueFlags(cmd: Command): Command {
   return cmd
     .option('-f, --values <file>', 'Specify values in a YAML file or a URL, or - for standard input (can specify multiple)', collect, [])
     .option('--set <values>', 'Set values on the command line (can specify multiple or separate values with commas: key1=val1,key2=val2)', collect, [])
-    .option('--set-string <values>', 'Set STRING values on the command line (can specify multiple or separate values with commas: key1=val1,key2=val2)', collect, [])
-    .option('--set-file <values>', 'Set values from respective files specified via the command line (can specify multiple or separate values with commas: key1=path1,key2=path2)', collect, []);
+    .option(
+      '--set-string <values>',
+      'Set STRING values on the command line (can specify multiple or separate values with commas: key1=val1,key2=val2)',
+      collect,
+      [],
+    )
+    .option(
+      '--set-file <values>',
+      'Set values from respective files specified via the command line (can specify multiple or separate values with commas: key1=path1,key2=path2)',
+      collect,
+      [],
+    );
 }
 
 /** The four flags as commander hands them over. */

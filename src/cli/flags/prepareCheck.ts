@@ -1,10 +1,5 @@
 import * as z from 'zod';
-import {
-  DEFAULT_TIMEOUT_MS,
-  DEFAULT_VERSIONCHECK_TIMEOUT_MS,
-  VERSIONCHECK_URL,
-  type CheckRequest,
-} from '../../core/check/runCheck.js';
+import { DEFAULT_TIMEOUT_MS, DEFAULT_VERSIONCHECK_TIMEOUT_MS, VERSIONCHECK_URL, type CheckRequest } from '../../core/check/runCheck.js';
 import { parseSelection } from '../../core/check/selection.js';
 import type { CheckMode } from '../../core/check/types.js';
 import { UserError } from '../../core/errors.js';
@@ -69,11 +64,7 @@ export interface PreparedCheck {
 }
 
 /** Validate the flags (the real CLI's messages) and turn them into a request for runCheck. */
-export function prepareCheck(
-  raw: unknown,
-  globals: GlobalOptions,
-  o: { env: NodeJS.ProcessEnv; installObjects?: () => Promise<KubeObject[]> },
-): PreparedCheck {
+export function prepareCheck(raw: unknown, globals: GlobalOptions, o: { env: NodeJS.ProcessEnv; installObjects?: () => Promise<KubeObject[]> }): PreparedCheck {
   const flags = CheckFlagsSchema.parse(raw);
   if (flags.pre && flags.proxy) throw validation('--pre and --proxy flags are mutually exclusive');
   if (flags.pre && flags.crds) throw validation('--pre and --crds flags are mutually exclusive');
@@ -89,7 +80,9 @@ export function prepareCheck(
   const waitMs = durationMs('wait', flags.wait);
   const timeoutMs = durationMs('timeout', flags.timeout) || DEFAULT_TIMEOUT_MS;
   const cliVersion = flags.cliVersionOverride || clientVersion(o.env);
-  const versionTimeout = o.env.LINKERD_VERSIONCHECK_TIMEOUT ? durationMs('LINKERD_VERSIONCHECK_TIMEOUT', o.env.LINKERD_VERSIONCHECK_TIMEOUT) : DEFAULT_VERSIONCHECK_TIMEOUT_MS;
+  const versionTimeout = o.env.LINKERD_VERSIONCHECK_TIMEOUT
+    ? durationMs('LINKERD_VERSIONCHECK_TIMEOUT', o.env.LINKERD_VERSIONCHECK_TIMEOUT)
+    : DEFAULT_VERSIONCHECK_TIMEOUT_MS;
 
   // What the real CLI forwards to extensions (non-empty values only), plus --output=json.
   const forwardFlags = [

@@ -23,11 +23,7 @@ const ARG_NAMES: Readonly<Record<Exclude<FlagKind, 'bool'>, string>> = {
  * Registers the flags of `groups` on a commander command. Booleans also get a hidden `--no-<name>`
  * (so `--<name>=false` works with acceptGoBools); string slices accumulate across repeats.
  */
-export function addValueFlags(
-  command: Command,
-  groups: readonly FlagGroup[],
-  options: { release?: boolean } = {},
-): Command {
+export function addValueFlags(command: Command, groups: readonly FlagGroup[], options: { release?: boolean } = {}): Command {
   const release = options.release ?? isReleaseVersion();
   for (const f of flagsOf(groups)) {
     const names = f.short ? `-${f.short}, --${f.name}` : `--${f.name}`;
@@ -56,11 +52,7 @@ export function addValueFlags(
  * The flags of `groups` the user set on `command` (source `cli`), plus env-preset flags
  * (LINKERD_DOCKER_REGISTRY, when non-empty and the flag was not given) — ready for applyFlags.
  */
-export function readSetFlags(
-  command: Command,
-  groups: readonly FlagGroup[],
-  env: Readonly<Record<string, string | undefined>> = process.env,
-): SetFlag[] {
+export function readSetFlags(command: Command, groups: readonly FlagGroup[], env: Readonly<Record<string, string | undefined>> = process.env): SetFlag[] {
   const out: SetFlag[] = [];
   for (const f of flagsOf(groups)) {
     const attr = attributeName(f.name);

@@ -75,7 +75,9 @@ export function checkJunit(report: CheckReport, o: { failOnWarning: boolean }): 
   ];
   for (const [category, list] of suites) {
     const t = total(list);
-    lines.push(`  <testsuite name="${escape(category)}" tests="${t.tests}" failures="${t.failures}" errors="0" skipped="${t.skipped}" time="${seconds(t.ms)}">`);
+    lines.push(
+      `  <testsuite name="${escape(category)}" tests="${t.tests}" failures="${t.failures}" errors="0" skipped="${t.skipped}" time="${seconds(t.ms)}">`,
+    );
     for (const c of list) {
       const open = `    <testcase classname="linkerd-check.${escape(c.category)}" name="${escape(c.name)}" time="${seconds(c.ms)}"`;
       lines.push(c.body === '' ? `${open}/>` : `${open}>${c.body}</testcase>`);

@@ -36,7 +36,8 @@ export function certificateLines(c: CertificateReport, indent = '  '): string[] 
     ['Not after', `${c.notAfter} (${c.status === 'not-yet-valid' ? 'not valid yet' : timeLeft(c.timeLeftMs)})${STATUS[c.status]}`],
     ['SHA-256', colons(c.sha256)],
   ];
-  if (c.chainsTo) rows.push(['Chains to', c.chainsTo.ok ? `${c.chainsTo.anchorSubject} (SHA-256 ${c.chainsTo.anchorSha256.slice(0, 16)}…)` : `NO: ${c.chainsTo.reason}`]);
+  if (c.chainsTo)
+    rows.push(['Chains to', c.chainsTo.ok ? `${c.chainsTo.anchorSubject} (SHA-256 ${c.chainsTo.anchorSha256.slice(0, 16)}…)` : `NO: ${c.chainsTo.reason}`]);
   return rows.map(([k, v]) => `${indent}${`${k}:`.padEnd(12)}${v}`);
 }
 

@@ -47,7 +47,13 @@ function publicKeyLines(cert: x509.X509Certificate): string[] {
   }
   if (jwk.kty === 'RSA' && jwk.n) {
     const n = Buffer.from(jwk.n, 'base64url');
-    return [`${' '.repeat(12)}Public Key Algorithm: RSA`, `${i}Public-Key: (${n.length * 8} bit)`, `${i}Modulus:`, ...hexBlock(n, `${i}    `), `${i}Exponent: 65537 (0x10001)`];
+    return [
+      `${' '.repeat(12)}Public Key Algorithm: RSA`,
+      `${i}Public-Key: (${n.length * 8} bit)`,
+      `${i}Modulus:`,
+      ...hexBlock(n, `${i}    `),
+      `${i}Exponent: 65537 (0x10001)`,
+    ];
   }
   return [`${' '.repeat(12)}Public Key Algorithm: ${key.asymmetricKeyType ?? 'unknown'}`];
 }
@@ -57,7 +63,13 @@ function extensionLines(cert: x509.X509Certificate): string[] {
   const i = ' '.repeat(16);
   const crit = (e: x509.Extension) => (e.critical ? ' critical' : '');
   const ku = cert.getExtension(x509.KeyUsagesExtension);
-  if (ku) out.push(`${' '.repeat(12)}X509v3 Key Usage:${crit(ku)}`, `${i}${KEY_USAGES.filter(([f]) => (ku.usages & f) !== 0).map(([, n]) => n).join(', ')}`);
+  if (ku)
+    out.push(
+      `${' '.repeat(12)}X509v3 Key Usage:${crit(ku)}`,
+      `${i}${KEY_USAGES.filter(([f]) => (ku.usages & f) !== 0)
+        .map(([, n]) => n)
+        .join(', ')}`,
+    );
   const eku = cert.getExtension(x509.ExtendedKeyUsageExtension);
   if (eku) out.push(`${' '.repeat(12)}X509v3 Extended Key Usage:${crit(eku)}`, `${i}${eku.usages.map((u) => EKU[String(u)] ?? String(u)).join(', ')}`);
   const bc = cert.getExtension(x509.BasicConstraintsExtension);
@@ -65,14 +77,21 @@ function extensionLines(cert: x509.X509Certificate): string[] {
   const aki = cert.getExtension(x509.AuthorityKeyIdentifierExtension);
   if (aki?.keyId) out.push(`${' '.repeat(12)}X509v3 Authority Key Identifier:`, `${i}keyid:${(aki.keyId.match(/.{2}/g) ?? []).join(':').toUpperCase()}`);
   const san = cert.getExtension(x509.SubjectAlternativeNameExtension);
-  if (san) out.push(`${' '.repeat(12)}X509v3 Subject Alternative Name:${crit(san)}`, `${i}${san.names.items.map((n) => `${n.type === 'dns' ? 'DNS' : n.type.toUpperCase()}:${n.value}`).join(', ')}`);
+  if (san)
+    out.push(
+      `${' '.repeat(12)}X509v3 Subject Alternative Name:${crit(san)}`,
+      `${i}${san.names.items.map((n) => `${n.type === 'dns' ? 'DNS' : n.type.toUpperCase()}:${n.value}`).join(', ')}`,
+    );
   return out.length > 0 ? [`${' '.repeat(8)}X509v3 extensions:`, ...out] : [];
 }
 
 /** An openssl-style text dump of one certificate, the shape the real CLI prints. */
 export function certificateText(cert: x509.X509Certificate): string {
   const info = certificateInfo(cert);
-  const serial = info.serialHex.length <= 16 ? `${info.serialDecimal} (0x${info.serialHex})` : `\n${hexBlock(Buffer.from(info.serialHex.padStart(info.serialHex.length + (info.serialHex.length % 2), '0'), 'hex'), ' '.repeat(16)).join('\n')}`;
+  const serial =
+    info.serialHex.length <= 16
+      ? `${info.serialDecimal} (0x${info.serialHex})`
+      : `\n${hexBlock(Buffer.from(info.serialHex.padStart(info.serialHex.length + (info.serialHex.length % 2), '0'), 'hex'), ' '.repeat(16)).join('\n')}`;
   return [
     'Certificate:',
     '    Data:',
@@ -96,7 +115,5 @@ export function certificateText(cert: x509.X509Certificate): string {
 
 /** `\nPOD <name> (<i> of <n>)\n\n` and each certificate's text, per pod. */
 export function podIdentityText(results: readonly PodCertificates[]): string {
-  return results
-    .map((r, i) => `\nPOD ${r.pod} (${i + 1} of ${results.length})\n\n${r.certificates.map(certificateText).join('\n')}`)
-    .join('');
+  return results.map((r, i) => `\nPOD ${r.pod} (${i + 1} of ${results.length})\n\n${r.certificates.map(certificateText).join('\n')}`).join('');
 }

@@ -12,14 +12,20 @@ export function rotationText(s: RotationState): string {
   }
   out.push('', `Issuer (Secret ${s.namespace}/linkerd-identity-issuer, scheme ${s.scheme}):`);
   if (s.issuer) {
-    const chain = s.issuer.chainsTo?.ok ? `chains to ${s.issuer.chainsTo.anchorSha256.slice(0, 16)}` : `does not chain to the bundle: ${s.issuer.chainsTo?.reason ?? ''}`;
+    const chain = s.issuer.chainsTo?.ok
+      ? `chains to ${s.issuer.chainsTo.anchorSha256.slice(0, 16)}`
+      : `does not chain to the bundle: ${s.issuer.chainsTo?.reason ?? ''}`;
     out.push(`  ${s.issuer.subject}  until ${s.issuer.notAfter} (${timeLeft(s.issuer.timeLeftMs)}), ${chain}`);
   } else {
     out.push('  (missing)');
   }
   out.push('', `Meshed pods: ${s.pods.meshed}, with the current bundle: ${s.pods.current}`);
   for (const g of s.pods.stale) {
-    const why = g.unknown ? 'started with another bundle' : g.missing.length > 0 ? `missing ${g.missing.map((m) => m.slice(0, 16)).join(', ')}` : 'still carry removed anchors';
+    const why = g.unknown
+      ? 'started with another bundle'
+      : g.missing.length > 0
+        ? `missing ${g.missing.map((m) => m.slice(0, 16)).join(', ')}`
+        : 'still carry removed anchors';
     out.push(`  ${g.namespace}/${g.workload}: ${g.pods.length} pod(s), ${why}`);
   }
   if (s.warnings.length > 0) out.push('', ...s.warnings.map((w) => `‼ ${w}`));

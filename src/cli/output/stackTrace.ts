@@ -46,7 +46,11 @@ export function sourceMappedStack(stack: string): string {
       let entry: { map: SourceMapInstance; dir: string; root: string } | undefined;
       if (local !== undefined && mapFile !== undefined && existsSync(mapFile)) {
         try {
-          entry = { map: new SourceMap(JSON.parse(readFileSync(mapFile, 'utf8')) as ConstructorParameters<typeof SourceMap>[0]), dir: path.dirname(mapFile), root: packageRoot(local) };
+          entry = {
+            map: new SourceMap(JSON.parse(readFileSync(mapFile, 'utf8')) as ConstructorParameters<typeof SourceMap>[0]),
+            dir: path.dirname(mapFile),
+            root: packageRoot(local),
+          };
         } catch {
           entry = undefined;
         }

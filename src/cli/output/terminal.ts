@@ -54,5 +54,13 @@ export async function spinnerFor(stream: NodeJS.WriteStream, env: NodeJS.Process
   if (!isInteractive(stream, env) || !(stream.columns > 0)) return noSpinner;
   const { default: ora } = await import('ora');
   const s = ora({ stream, isEnabled: true }).start();
-  return { text: (t) => { s.text = t; }, start: (t) => { s.start(t); }, stop: () => s.stop() };
+  return {
+    text: (t) => {
+      s.text = t;
+    },
+    start: (t) => {
+      s.start(t);
+    },
+    stop: () => s.stop(),
+  };
 }

@@ -46,13 +46,7 @@ export function categoriesFor(mode: CheckMode, o: { cniEnabled?: boolean } = {})
     case 'crds':
       return new Set([...ALWAYS, 'linkerd-crd']);
     case 'proxy':
-      return new Set([
-        ...ALWAYS,
-        ...CONTROL_PLANE,
-        'linkerd-data-plane',
-        'linkerd-identity-data-plane',
-        'linkerd-opaque-ports-definition',
-      ]);
+      return new Set([...ALWAYS, ...CONTROL_PLANE, 'linkerd-data-plane', 'linkerd-identity-data-plane', 'linkerd-opaque-ports-definition']);
     case 'default':
       return new Set([...ALWAYS, ...CONTROL_PLANE, 'control-plane-version', 'linkerd-extension-checks']);
   }

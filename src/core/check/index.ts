@@ -2,7 +2,15 @@
  * `linkerd check` as a library: checks are data (registry), the runner decides order,
  * concurrency, retries and deadlines, and the report is printed by src/cli/output/check-*.
  */
-export { runCheck, hintBaseUrl, VERSIONCHECK_URL, DEFAULT_WAIT_MS, DEFAULT_TIMEOUT_MS, DEFAULT_RETRY_INTERVAL_MS, DEFAULT_VERSIONCHECK_TIMEOUT_MS } from './runCheck.js';
+export {
+  runCheck,
+  hintBaseUrl,
+  VERSIONCHECK_URL,
+  DEFAULT_WAIT_MS,
+  DEFAULT_TIMEOUT_MS,
+  DEFAULT_RETRY_INTERVAL_MS,
+  DEFAULT_VERSIONCHECK_TIMEOUT_MS,
+} from './runCheck.js';
 export type { CheckRequest, CheckReport, CheckEvents } from './runCheck.js';
 export type { CheckOptions, VersionCheckOptions } from './context.js';
 export { ALL_CHECKS, checksFor, modesOf } from './registry.js';

@@ -77,7 +77,9 @@ export async function fetchLatestVersions(o: FetchLatestOptions): Promise<Channe
   try {
     res = await fetch(url, { signal, headers: { Accept: 'application/json' }, ...init });
   } catch (e) {
-    throw new Error(urlErrorMessage('GET', url.href, netErrorText(e, { target: url, proxy, timedOut: signal.aborted ? 'headers' : undefined }).text), { cause: e });
+    throw new Error(urlErrorMessage('GET', url.href, netErrorText(e, { target: url, proxy, timedOut: signal.aborted ? 'headers' : undefined }).text), {
+      cause: e,
+    });
   }
   if (res.status !== 200) throw new Error(`unexpected versioncheck response from ${url.origin}${url.pathname}: ${res.status} ${res.statusText}`.trimEnd());
   let body: unknown;
@@ -91,7 +93,8 @@ export async function fetchLatestVersions(o: FetchLatestOptions): Promise<Channe
   for (const [channel, version] of Object.entries(body as Record<string, unknown>)) {
     if (typeof version !== 'string') throw new Error(`unexpected versioncheck response: ${channel} is not a string`);
     const cv = parseChannelVersion(version);
-    if (cv.channel !== channel && updateChannel(cv) !== channel) throw new Error(`unexpected versioncheck response: channel in ${version} does not match ${channel}`);
+    if (cv.channel !== channel && updateChannel(cv) !== channel)
+      throw new Error(`unexpected versioncheck response: channel in ${version} does not match ${channel}`);
     latest.push(cv);
   }
   return new Channels(latest);

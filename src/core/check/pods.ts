@@ -6,8 +6,7 @@ export const CONTROL_PLANE_NS_LABEL = 'linkerd.io/control-plane-ns';
 export const CONTROL_PLANE_COMPONENT_LABEL = 'linkerd.io/control-plane-component';
 export const TRUST_ANCHORS_ENV = 'LINKERD2_PROXY_IDENTITY_TRUST_ANCHORS';
 
-const isRestartableInit = (spec: Pod['spec'], name: string) =>
-  spec?.initContainers?.find((c) => c.name === name)?.restartPolicy === 'Always';
+const isRestartableInit = (spec: Pod['spec'], name: string) => spec?.initContainers?.find((c) => c.name === name)?.restartPolicy === 'Always';
 
 /**
  * kubectl's STATUS column (what linkerd's `k8s.GetPodStatus` computes): the phase, or the
@@ -25,7 +24,12 @@ export function podStatus(pod: Pod): string {
     const waiting = c.state?.waiting;
     if (terminated && terminated.exitCode === 0 && !terminated.signal) continue;
     if (isRestartableInit(pod.spec, c.name) && c.started && c.state?.running) continue;
-    if (terminated) reason = terminated.reason ? `Init:${terminated.reason}` : terminated.signal ? `Init:Signal:${terminated.signal}` : `Init:ExitCode:${terminated.exitCode}`;
+    if (terminated)
+      reason = terminated.reason
+        ? `Init:${terminated.reason}`
+        : terminated.signal
+          ? `Init:Signal:${terminated.signal}`
+          : `Init:ExitCode:${terminated.exitCode}`;
     else if (waiting?.reason && waiting.reason !== 'PodInitializing') reason = `Init:${waiting.reason}`;
     else reason = `Init:${i}/${initCount}`;
     initializing = true;

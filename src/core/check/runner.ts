@@ -107,7 +107,10 @@ export async function runChecks(
     let timer: NodeJS.Timeout | undefined;
     // A little grace, so a single hung request reports the client's own timeout message.
     const timeout = new Promise<CheckOutcome>((resolve) => {
-      timer = setTimeout(() => resolve(fail(`check timed out after ${formatGoDuration(BigInt(Math.round(o.timeoutMs)) * 1_000_000n)}`)), o.timeoutMs + ATTEMPT_GRACE_MS);
+      timer = setTimeout(
+        () => resolve(fail(`check timed out after ${formatGoDuration(BigInt(Math.round(o.timeoutMs)) * 1_000_000n)}`)),
+        o.timeoutMs + ATTEMPT_GRACE_MS,
+      );
     });
     const contextName = await ctx
       .client()
@@ -141,12 +144,27 @@ export async function runChecks(
     }
   };
 
-  const running = checks.map((check) => (o.selected(check) ? limiter.run(() => execute(check), () => stopped) : undefined));
+  const running = checks.map((check) =>
+    o.selected(check)
+      ? limiter.run(
+          () => execute(check),
+          () => stopped,
+        )
+      : undefined,
+  );
   const results: CheckResult[] = [];
   for (const [i, check] of checks.entries()) {
     const pending = running[i];
     if (!pending) {
-      const r: CheckResult = { id: check.id, category: check.category, description: check.description, status: 'skipped', severity: check.severity, durationMs: 0, retries: 0 };
+      const r: CheckResult = {
+        id: check.id,
+        category: check.category,
+        description: check.description,
+        status: 'skipped',
+        severity: check.severity,
+        durationMs: 0,
+        retries: 0,
+      };
       results.push(r);
       observer.result?.(r);
       continue;

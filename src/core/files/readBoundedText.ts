@@ -55,7 +55,7 @@ export async function readBoundedStdin(limit = MAX_PEM_BYTES, stdin: NodeJS.Read
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const c of stdin) {
-    const chunk = typeof c === 'string' ? Buffer.from(c) : (c);
+    const chunk = typeof c === 'string' ? Buffer.from(c) : c;
     total += chunk.length;
     if (total > limit) throw new UserError(`<stdin>: larger than ${limit} bytes, not a certificate bundle`);
     chunks.push(chunk);

@@ -62,7 +62,7 @@ function writeNew(file: string, data: string, mode: number): void {
   try {
     fchmodSync(fd, mode); // whatever the umask did
     const bytes = Buffer.from(data, 'utf8');
-    for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off);
+    for (let off = 0; off < bytes.length;) off += writeSync(fd, bytes, off);
     fsyncSync(fd);
   } catch (e) {
     closeSync(fd);

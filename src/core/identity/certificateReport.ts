@@ -1,12 +1,4 @@
-import {
-  certificateInfo,
-  expiringSoon,
-  fingerprintSha256,
-  formatRFC3339,
-  validityProblem,
-  verifyChain,
-  x509,
-} from '../pki/index.js';
+import { certificateInfo, expiringSoon, fingerprintSha256, formatRFC3339, validityProblem, verifyChain, x509 } from '../pki/index.js';
 
 export type CertificateStatus = 'valid' | 'expiring-soon' | 'expired' | 'not-yet-valid';
 
@@ -88,7 +80,8 @@ export async function certificateReport(
   if (chain) {
     const v = await verifyChain(cert, chain.intermediates, chain.anchors, now);
     const top = v.ok ? v.chain[v.chain.length - 1] : undefined;
-    report.chainsTo = v.ok && top ? { ok: true, anchorSubject: top.subject, anchorSha256: fingerprintSha256(top) } : { ok: false, reason: v.ok ? 'no chain' : v.reason };
+    report.chainsTo =
+      v.ok && top ? { ok: true, anchorSubject: top.subject, anchorSha256: fingerprintSha256(top) } : { ok: false, reason: v.ok ? 'no chain' : v.reason };
   }
   return report;
 }

@@ -102,7 +102,9 @@ export async function createIssuerFiles(req: CreateIssuerRequest): Promise<Creat
   const entries = parseBundle(anchorPem, req.trustAnchorFile);
   const entry = entries.find((e) => keyMatchesCertificate(key.keyObject, e.certificate));
   if (entry === undefined) {
-    throw new UserError(`${req.trustAnchorKeyFile}: the key does not belong to ${entries.length === 1 ? 'the certificate' : 'any certificate'} in ${req.trustAnchorFile}`);
+    throw new UserError(
+      `${req.trustAnchorKeyFile}: the key does not belong to ${entries.length === 1 ? 'the certificate' : 'any certificate'} in ${req.trustAnchorFile}`,
+    );
   }
   const anchor = certificateInfo(entry.certificate);
   const where = `${req.trustAnchorFile}:${entry.line}`;

@@ -18,12 +18,7 @@ export interface InspectReport {
   problems: string[];
 }
 
-async function reports(
-  text: string,
-  source: string,
-  now: Date,
-  anchors: readonly x509.X509Certificate[] | undefined,
-): Promise<CertificateReport[]> {
+async function reports(text: string, source: string, now: Date, anchors: readonly x509.X509Certificate[] | undefined): Promise<CertificateReport[]> {
   const entries = parseBundle(text, source);
   const certs = entries.map((e) => e.certificate);
   return Promise.all(
@@ -64,13 +59,18 @@ export async function inspectCluster(opts: { selection: KubeSelection; namespace
   const bundle = bundleText === undefined ? undefined : parseBundle(bundleText, bundleSource).map((e) => e.certificate);
   const sections: InspectSection[] = [];
   const problems: string[] = [];
-  if (bundleText !== undefined) sections.push({ title: `${bundleSource} (ca-bundle.crt)`, certificates: await reports(bundleText, bundleSource, now, undefined) });
+  if (bundleText !== undefined)
+    sections.push({ title: `${bundleSource} (ca-bundle.crt)`, certificates: await reports(bundleText, bundleSource, now, undefined) });
   else problems.push(`ConfigMap ${ns}/linkerd-identity-trust-roots is missing`);
   if (objs.issuer) {
     const pem = issuerCertificatePem(objs.issuer);
     const source = `Secret ${ns}/linkerd-identity-issuer`;
     if (pem === undefined) problems.push(`${source} has neither crt.pem nor tls.crt`);
-    else sections.push({ title: `${source} (${objs.issuer.type === 'kubernetes.io/tls' ? 'tls.crt' : 'crt.pem'})`, certificates: await reports(pem, source, now, bundle) });
+    else
+      sections.push({
+        title: `${source} (${objs.issuer.type === 'kubernetes.io/tls' ? 'tls.crt' : 'crt.pem'})`,
+        certificates: await reports(pem, source, now, bundle),
+      });
   } else {
     problems.push(`Secret ${ns}/linkerd-identity-issuer is missing`);
   }

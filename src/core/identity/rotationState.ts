@@ -178,10 +178,13 @@ export async function rotationState(facts: RotationFacts, namespace: string, now
       return { ...(await certificateReport(c, `ConfigMap ${namespace}/linkerd-identity-trust-roots`, now)), role, signsIssuer: sha === issuerAnchor };
     }),
   );
-  const issuerReport = issuer ? await certificateReport(issuer, `Secret ${namespace}/linkerd-identity-issuer`, now, { anchors: bundle, intermediates: [] }) : undefined;
+  const issuerReport = issuer
+    ? await certificateReport(issuer, `Secret ${namespace}/linkerd-identity-issuer`, now, { anchors: bundle, intermediates: [] })
+    : undefined;
   const warnings: string[] = [];
   for (const a of anchors) if (a.status !== 'valid') warnings.push(`trust anchor ${a.subject} (${short(a.sha256)}) is ${a.status} (NotAfter ${a.notAfter})`);
-  if (issuerReport && issuerReport.status !== 'valid') warnings.push(`issuer ${issuerReport.subject} is ${issuerReport.status} (NotAfter ${issuerReport.notAfter})`);
+  if (issuerReport && issuerReport.status !== 'valid')
+    warnings.push(`issuer ${issuerReport.subject} is ${issuerReport.status} (NotAfter ${issuerReport.notAfter})`);
   if (!issuer) warnings.push(`Secret ${namespace}/linkerd-identity-issuer not found`);
 
   const stale = podsNotMatching(facts.pods, bundleSha);
@@ -201,7 +204,10 @@ export async function rotationState(facts: RotationFacts, namespace: string, now
     stage = 'issuer-untrusted';
     summary = 'the issuer does not chain to any anchor of the trust bundle';
     next = [
-      ext('linkerd identity rotate issuer --generate --trust-anchor-key KEY | kubectl apply -f -', 'have cert-manager re-issue Secret linkerd-identity-issuer from a CA in the bundle'),
+      ext(
+        'linkerd identity rotate issuer --generate --trust-anchor-key KEY | kubectl apply -f -',
+        'have cert-manager re-issue Secret linkerd-identity-issuer from a CA in the bundle',
+      ),
     ];
   } else if (untrusting.length > 0) {
     stage = 'issuer-untrusted';

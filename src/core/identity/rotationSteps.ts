@@ -128,7 +128,13 @@ export async function addAnchor(input: StepInput & { trustAnchorFile: string }):
 }
 
 /** The issuer's own chain top within the bundle, or a refusal. */
-async function issuerAnchorOf(crtPem: string, keyPem: string, facts: RotationFacts, now: Date, source: string): Promise<{ sha: string; leafPem: string; keyPem: string }> {
+async function issuerAnchorOf(
+  crtPem: string,
+  keyPem: string,
+  facts: RotationFacts,
+  now: Date,
+  source: string,
+): Promise<{ sha: string; leafPem: string; keyPem: string }> {
   const valid = await validateIssuerCredentials({ crtPem, keyPem, anchorsPem: facts.bundleText, now }).catch((e: unknown) => {
     throw e instanceof UserError ? new UserError(`${source}: ${e.message} (against the cluster's trust bundle)`) : e;
   });
@@ -219,7 +225,9 @@ function keptAnchors(input: RemoveAnchorInput, facts: RotationFacts): string[] {
     return kept.map((e) => {
       const sha = fingerprintSha256(e.certificate);
       if (!facts.bundleSha.includes(sha)) {
-        throw new UserError(`${input.trustAnchorFile}:${e.line}: ${e.certificate.subject} is not in the trust bundle; add it first with \`linkerd identity rotate add-anchor\``);
+        throw new UserError(
+          `${input.trustAnchorFile}:${e.line}: ${e.certificate.subject} is not in the trust bundle; add it first with \`linkerd identity rotate add-anchor\``,
+        );
       }
       return sha;
     });
@@ -255,7 +263,10 @@ export async function removeAnchor(input: RemoveAnchorInput): Promise<StepResult
   const renewedBy = issuerStart + issuanceLifetimeMs(c.values.identity.issuer.issuanceLifetime);
   const holdOld = c.facts.pods.filter((p) => p.startedAt !== undefined && p.startedAt.getTime() < issuerStart);
   if (holdOld.length > 0 && c.now.getTime() < renewedBy && !input.force) {
-    const groups = podsLacking(holdOld.map((p) => ({ ...p, anchors: { known: false } as const })), []);
+    const groups = podsLacking(
+      holdOld.map((p) => ({ ...p, anchors: { known: false } as const })),
+      [],
+    );
     throw new UserError(
       `${holdOld.length} meshed pod(s) started before the current issuer and may still hold a certificate of the old one until ${new Date(renewedBy).toISOString()}; restart them or wait (or use --force):\n${listPods(groups)}`,
     );

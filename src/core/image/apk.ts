@@ -141,7 +141,10 @@ export async function readApkMeta(file: string, indexed: PackageMeta | undefined
     name,
     version,
     arch: one('arch') ?? 'noarch',
-    depends: (f.get('depend') ?? []).map(parseApkDependency).filter((d) => d !== undefined).map((d) => [d]),
+    depends: (f.get('depend') ?? [])
+      .map(parseApkDependency)
+      .filter((d) => d !== undefined)
+      .map((d) => [d]),
     provides: (f.get('provides') ?? []).map(parseApkDependency).filter((d) => d !== undefined),
     file,
     label,
@@ -192,8 +195,17 @@ export function parseApkIndex(text: string, dir: string, tag: string | undefined
       name,
       version,
       arch: f.get('A') ?? 'noarch',
-      depends: (f.get('D') ?? '').split(' ').filter(Boolean).map(parseApkDependency).filter((d) => d !== undefined).map((d) => [d]),
-      provides: (f.get('p') ?? '').split(' ').filter(Boolean).map(parseApkDependency).filter((d) => d !== undefined),
+      depends: (f.get('D') ?? '')
+        .split(' ')
+        .filter(Boolean)
+        .map(parseApkDependency)
+        .filter((d) => d !== undefined)
+        .map((d) => [d]),
+      provides: (f.get('p') ?? '')
+        .split(' ')
+        .filter(Boolean)
+        .map(parseApkDependency)
+        .filter((d) => d !== undefined),
       file,
       label: basename(file),
       buildTime: Number(f.get('t') ?? 0) || 0,

@@ -28,6 +28,7 @@ export async function tarLayout(layoutDir: string, outFile: string, extra: Recor
       const { size } = await stat(file);
       await pipeline(createReadStream(file), p.entry({ ...base, name, type: 'file', mode: 0o644, size }));
     }
-    for (const [name, body] of Object.entries(extra).sort(([a], [b]) => (a < b ? -1 : 1))) await addEntry(p, { ...base, name, type: 'file', mode: 0o644 }, body);
+    for (const [name, body] of Object.entries(extra).sort(([a], [b]) => (a < b ? -1 : 1)))
+      await addEntry(p, { ...base, name, type: 'file', mode: 0o644 }, body);
   });
 }

@@ -20,7 +20,13 @@ import { entryPath, type RootTree, type TreeNode } from './tree.js';
 const MAX_ETC_FILE = 4 << 20;
 
 /** Unpacks every package's data into the tree (verifying apk checksums on the way). */
-export async function installPackages(tree: RootTree, packages: PackageMeta[], keyring: Keyring, signal: AbortSignal | undefined, progress: (s: string) => void): Promise<PackageMeta[]> {
+export async function installPackages(
+  tree: RootTree,
+  packages: PackageMeta[],
+  keyring: Keyring,
+  signal: AbortSignal | undefined,
+  progress: (s: string) => void,
+): Promise<PackageMeta[]> {
   const installed: PackageMeta[] = [];
   for (const [i, indexed] of packages.entries()) {
     progress(`reading packages (${i + 1}/${packages.length}) ${indexed.label}`);
@@ -61,10 +67,14 @@ export async function addAccounts(tree: RootTree, c: ImageConfig, epoch: number)
     if (passwd && !passwd.endsWith('\n')) passwd += '\n';
     for (const u of users) {
       const home = u.homedir ?? `/home/${u.username}`;
-      passwd = passwd.split('\n').filter((l) => !l.startsWith(`${u.username}:`)).join('\n');
+      passwd = passwd
+        .split('\n')
+        .filter((l) => !l.startsWith(`${u.username}:`))
+        .join('\n');
       passwd += `${passwd && !passwd.endsWith('\n') ? '\n' : ''}${u.username}:x:${u.uid}:${u.gid ?? u.uid}:Account created by linkerd image build:${home}:${u.shell ?? '/bin/sh'}\n`;
       const path = entryPath(home.replace(/^\//, ''), 'accounts.users');
-      if (path && !tree.get(path)) tree.set(path, { type: 'dir', mode: 0o700, uid: u.uid, gid: u.gid ?? u.uid, mtime: epoch, size: 0, owner: 'accounts' }, `accounts.users ${u.username}`);
+      if (path && !tree.get(path))
+        tree.set(path, { type: 'dir', mode: 0o700, uid: u.uid, gid: u.gid ?? u.uid, mtime: epoch, size: 0, owner: 'accounts' }, `accounts.users ${u.username}`);
     }
     tree.set('etc/passwd', generated(passwd, epoch, 'accounts'), 'accounts');
   }
@@ -170,11 +180,17 @@ export function applyCapabilities(tree: RootTree, c: ImageConfig): void {
  * runtime_repositories as /etc/apk/repositories (what `apk` in the running image would use).
  */
 export function addPackageDatabases(tree: RootTree, installed: PackageMeta[], epoch: number, runtimeRepositories: readonly string[] = []): void {
-  if (runtimeRepositories.length > 0) tree.set('etc/apk/repositories', generated(`${runtimeRepositories.join('\n')}\n`, epoch, 'contents.runtime_repositories'), 'contents.runtime_repositories');
+  if (runtimeRepositories.length > 0)
+    tree.set('etc/apk/repositories', generated(`${runtimeRepositories.join('\n')}\n`, epoch, 'contents.runtime_repositories'), 'contents.runtime_repositories');
   const debs = installed.filter((p) => p.format === 'deb').sort((a, b) => (a.name < b.name ? -1 : 1));
   if (debs.length > 0) {
     const status = debs
-      .map((p) => (p.control ?? '').split('\n').flatMap((l, i) => (i === 1 ? ['Status: install ok installed', l] : [l])).join('\n'))
+      .map((p) =>
+        (p.control ?? '')
+          .split('\n')
+          .flatMap((l, i) => (i === 1 ? ['Status: install ok installed', l] : [l]))
+          .join('\n'),
+      )
       .join('\n\n');
     tree.set('var/lib/dpkg/status', generated(`${status}\n`, epoch, 'dpkg'), 'dpkg');
   }

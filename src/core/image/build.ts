@@ -112,10 +112,14 @@ async function checkOutput(out: string, format: ImageFormat, inputs: { path: str
   }
   const st = await stat(out).catch(() => undefined);
   if (format === 'oci') {
-    if (st && !st.isDirectory()) throw new UserError(`--output ${out} exists and is not a directory (an OCI layout is a directory; use --format oci-archive or docker-archive for a file)`);
+    if (st && !st.isDirectory())
+      throw new UserError(
+        `--output ${out} exists and is not a directory (an OCI layout is a directory; use --format oci-archive or docker-archive for a file)`,
+      );
     if (st) {
       const entries = await readdir(out);
-      if (entries.length > 0 && !entries.includes('oci-layout')) throw new UserError(`--output ${out} is a non-empty directory that is not an OCI layout; refusing to replace it`);
+      if (entries.length > 0 && !entries.includes('oci-layout'))
+        throw new UserError(`--output ${out} is a non-empty directory that is not an OCI layout; refusing to replace it`);
     }
   } else if (st?.isDirectory()) {
     throw new UserError(`--output ${out} is a directory; --format ${format} writes a file`);
@@ -125,7 +129,13 @@ async function checkOutput(out: string, format: ImageFormat, inputs: { path: str
 }
 
 function buildArchs(flag: string[], loaded: LoadedConfig): Arch[] {
-  const names = flag.length > 0 ? flag.flatMap((a) => a.split(',')).map((s) => s.trim()).filter(Boolean) : (loaded.config.archs ?? []);
+  const names =
+    flag.length > 0
+      ? flag
+          .flatMap((a) => a.split(','))
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : (loaded.config.archs ?? []);
   const archs = names.length > 0 ? names.map((n) => requireArch(n, flag.length > 0 ? '--arch' : `${loaded.source}: archs`)) : [hostArch()];
   const unique = new Map(archs.map((a) => [a.apk, a]));
   return [...unique.values()].sort((a, b) => (platformName(a) < platformName(b) ? -1 : 1));
@@ -145,7 +155,13 @@ export async function buildImage(o: BuildOptions): Promise<BuildResult> {
   const loaded = await loadImageConfig(o.config, o.cwd);
   const c = loaded.config;
   const archs = buildArchs(o.archs, loaded);
-  const repos = await localRepositories([...(c.contents?.repositories ?? []), ...(c.contents?.build_repositories ?? [])], loaded.baseDir, o.packages, o.cwd, loaded.source);
+  const repos = await localRepositories(
+    [...(c.contents?.repositories ?? []), ...(c.contents?.build_repositories ?? [])],
+    loaded.baseDir,
+    o.packages,
+    o.cwd,
+    loaded.source,
+  );
   const format = formatFor(o.output, o.format);
   const out = resolve(o.cwd, o.output);
   const fileSources = (c.files ?? []).map((f) => resolve(loaded.baseDir, f.source));
@@ -169,7 +185,12 @@ export async function buildImage(o: BuildOptions): Promise<BuildResult> {
   if (requests.length > 0 && repos.length === 0) {
     throw new UserError(`${loaded.source}: contents.packages names packages but there is no repository; pass a local one with --packages DIR`);
   }
-  const keyring = await loadKeyring(c.contents?.keyring ?? [], loaded.baseDir, o.packages.map((d) => resolve(o.cwd, d)), loaded.source);
+  const keyring = await loadKeyring(
+    c.contents?.keyring ?? [],
+    loaded.baseDir,
+    o.packages.map((d) => resolve(o.cwd, d)),
+    loaded.source,
+  );
   for (const arch of archs) {
     const available = requests.length > 0 ? await availablePackages(repos, arch, debCache, keyring) : [];
     closures.set(arch.apk, resolveClosure(requests, available, arch.apk).packages);
@@ -204,7 +225,15 @@ export async function buildImage(o: BuildOptions): Promise<BuildResult> {
       await writeBlob(layout, manifest);
       manifests.push({ ...manifest.descriptor, platform: platformOf(arch) });
       const files = o.sbom ? await fileRecords(tree) : [];
-      images.push({ arch, platform: platformName(arch), digest: manifest.descriptor.digest, configDigest: configBlob.descriptor.digest, layer, packages: installed, files });
+      images.push({
+        arch,
+        platform: platformName(arch),
+        digest: manifest.descriptor.digest,
+        configDigest: configBlob.descriptor.digest,
+        layer,
+        packages: installed,
+        files,
+      });
       await rm(staging, { recursive: true, force: true });
       progress(`${platformName(arch)}: ${manifest.descriptor.digest}`);
     }

@@ -2,11 +2,46 @@ import { UserError } from '../errors.js';
 
 /** Linux capability numbers (linux/capability.h), by the names setcap uses. */
 const CAPS = [
-  'chown', 'dac_override', 'dac_read_search', 'fowner', 'fsetid', 'kill', 'setgid', 'setuid', 'setpcap',
-  'linux_immutable', 'net_bind_service', 'net_broadcast', 'net_admin', 'net_raw', 'ipc_lock', 'ipc_owner',
-  'sys_module', 'sys_rawio', 'sys_chroot', 'sys_ptrace', 'sys_pacct', 'sys_admin', 'sys_boot', 'sys_nice',
-  'sys_resource', 'sys_time', 'sys_tty_config', 'mknod', 'lease', 'audit_write', 'audit_control', 'setfcap',
-  'mac_override', 'mac_admin', 'syslog', 'wake_alarm', 'block_suspend', 'audit_read', 'perfmon', 'bpf',
+  'chown',
+  'dac_override',
+  'dac_read_search',
+  'fowner',
+  'fsetid',
+  'kill',
+  'setgid',
+  'setuid',
+  'setpcap',
+  'linux_immutable',
+  'net_bind_service',
+  'net_broadcast',
+  'net_admin',
+  'net_raw',
+  'ipc_lock',
+  'ipc_owner',
+  'sys_module',
+  'sys_rawio',
+  'sys_chroot',
+  'sys_ptrace',
+  'sys_pacct',
+  'sys_admin',
+  'sys_boot',
+  'sys_nice',
+  'sys_resource',
+  'sys_time',
+  'sys_tty_config',
+  'mknod',
+  'lease',
+  'audit_write',
+  'audit_control',
+  'setfcap',
+  'mac_override',
+  'mac_admin',
+  'syslog',
+  'wake_alarm',
+  'block_suspend',
+  'audit_read',
+  'perfmon',
+  'bpf',
   'checkpoint_restore',
 ];
 
@@ -35,7 +70,13 @@ export function parseCapabilities(text: string, where: string): FileCapabilities
     if (!caps.includes(n)) caps.push(n);
   }
   const flags = m[3];
-  return { caps: caps.sort((a, b) => a - b), effective: flags.includes('e'), inheritable: flags.includes('i'), permitted: flags.includes('p'), text: text.trim() };
+  return {
+    caps: caps.sort((a, b) => a - b),
+    effective: flags.includes('e'),
+    inheritable: flags.includes('i'),
+    permitted: flags.includes('p'),
+    text: text.trim(),
+  };
 }
 
 /**

@@ -17,7 +17,10 @@ const MAX_CONFIG_BYTES = 1 << 20;
 
 const mode = z.number().int().min(0).max(0o7777);
 const id = z.number().int().min(0).max(0xffffffff);
-const absPath = z.string().min(1).refine((p) => p.startsWith('/'), 'must be an absolute path in the image');
+const absPath = z
+  .string()
+  .min(1)
+  .refine((p) => p.startsWith('/'), 'must be an absolute path in the image');
 const capText = z.string().min(1);
 
 const user = z.strictObject({
@@ -111,7 +114,10 @@ function keyPath(path: readonly PropertyKey[]): string {
 
 function lineOf(doc: Document, text: string, path: readonly PropertyKey[]): number | undefined {
   for (let n = path.length; n > 0; n--) {
-    const node = doc.getIn(path.slice(0, n).map((p) => (typeof p === 'symbol' ? String(p) : p)), true);
+    const node = doc.getIn(
+      path.slice(0, n).map((p) => (typeof p === 'symbol' ? String(p) : p)),
+      true,
+    );
     if (isNode(node) && node.range) return linePosition(text, node.range[0]).line;
   }
   return undefined;

@@ -26,7 +26,8 @@ async function layout(file: string, label: string): Promise<DebLayout> {
     if (first?.name !== 'debian-binary') throw new PackageError(label, undefined, 'not a .deb (its first member is not debian-binary)');
     const version = Buffer.alloc(Math.min(first.size, 16));
     await fh.read(version, 0, version.length, first.offset);
-    if (!version.toString('latin1').startsWith('2.')) throw new PackageError(label, 'debian-binary', `unsupported format "${version.toString('latin1').trim()}"`);
+    if (!version.toString('latin1').startsWith('2.'))
+      throw new PackageError(label, 'debian-binary', `unsupported format "${version.toString('latin1').trim()}"`);
     const control = members.find((m) => m.name.startsWith('control.tar'));
     const data = members.find((m) => m.name.startsWith('data.tar'));
     if (!control) throw new PackageError(label, undefined, 'no control.tar member');

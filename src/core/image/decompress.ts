@@ -68,7 +68,8 @@ export async function decompress(input: Readable, kind: Compression, limit: numb
   else inner = input.pipe(new PassThrough());
   const limited = byteLimit(limit, () => new PackageError(pkg, entry, `decompresses to more than ${limit} bytes`));
   const fail = (e: unknown) => {
-    const reason = e instanceof PackageError ? e : new PackageError(pkg, entry, `corrupt or truncated ${kind} data (${e instanceof Error ? e.message : String(e)})`);
+    const reason =
+      e instanceof PackageError ? e : new PackageError(pkg, entry, `corrupt or truncated ${kind} data (${e instanceof Error ? e.message : String(e)})`);
     limited.destroy(reason);
   };
   input.on('error', fail);

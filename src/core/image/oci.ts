@@ -83,7 +83,11 @@ export function runAsUser(c: ImageConfig): string | undefined {
 /** The image config document for one arch. */
 export function imageConfig(c: ImageConfig, arch: Arch, layers: LayerBlob[], created: string): unknown {
   const env: Record<string, string> = { PATH: DEFAULT_PATH, SSL_CERT_FILE: '/etc/ssl/certs/ca-certificates.crt', ...(c.environment ?? {}) };
-  const entrypoint = c.entrypoint?.command ? shellWords(c.entrypoint.command) : c.entrypoint?.['shell-fragment'] ? ['/bin/sh', '-c', c.entrypoint['shell-fragment']] : undefined;
+  const entrypoint = c.entrypoint?.command
+    ? shellWords(c.entrypoint.command)
+    : c.entrypoint?.['shell-fragment']
+      ? ['/bin/sh', '-c', c.entrypoint['shell-fragment']]
+      : undefined;
   const config: Record<string, unknown> = {};
   const user = runAsUser(c);
   if (user) config.User = user;

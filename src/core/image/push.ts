@@ -34,12 +34,14 @@ interface Ref {
 export function parsePushReference(ref: string): Ref {
   const slash = ref.indexOf('/');
   const registry = slash > 0 ? ref.slice(0, slash) : '';
-  if (!registry || !/[.:]|^localhost$/.test(registry)) throw new UserError(`--push ${ref}: expected REGISTRY/REPO:TAG (the registry host first, e.g. 127.0.0.1:5000/linkerd/proxy:dev)`);
+  if (!registry || !/[.:]|^localhost$/.test(registry))
+    throw new UserError(`--push ${ref}: expected REGISTRY/REPO:TAG (the registry host first, e.g. 127.0.0.1:5000/linkerd/proxy:dev)`);
   const rest = ref.slice(slash + 1);
   const colon = rest.lastIndexOf(':');
   const repo = colon > 0 ? rest.slice(0, colon) : rest;
   const tag = colon > 0 ? rest.slice(colon + 1) : 'latest';
-  if (!/^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*$/.test(repo)) throw new UserError(`--push ${ref}: "${repo}" is not a valid repository name`);
+  if (!/^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*$/.test(repo))
+    throw new UserError(`--push ${ref}: "${repo}" is not a valid repository name`);
   if (!/^\w[\w.-]{0,127}$/.test(tag)) throw new UserError(`--push ${ref}: "${tag}" is not a valid tag`);
   return { registry, repo, tag };
 }
@@ -81,7 +83,14 @@ class Registry {
     const outbound = await outboundFetch(new URL(url));
     let res: Response;
     try {
-      res = await fetch(url, { method, headers: this.headers(init.headers ?? {}), body: init.body, redirect: 'follow', signal: AbortSignal.timeout(TIMEOUT_MS), ...outbound.init });
+      res = await fetch(url, {
+        method,
+        headers: this.headers(init.headers ?? {}),
+        body: init.body,
+        redirect: 'follow',
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+        ...outbound.init,
+      });
     } catch (e) {
       throw new UserError(`--push: ${method} ${url}: ${netErrorText(e, { target: new URL(url), proxy: outbound.proxy }).text}`);
     }
@@ -96,7 +105,10 @@ class Registry {
   private async authenticate(challenge: string): Promise<void> {
     const scheme = challenge.split(' ')[0]?.toLowerCase();
     if (scheme === 'basic') {
-      if (!this.basic) throw new UserError(`--push: ${this.ref.registry} asks for a user and password (set LINKERD_REGISTRY_USERNAME and LINKERD_REGISTRY_PASSWORD, or log in with docker)`);
+      if (!this.basic)
+        throw new UserError(
+          `--push: ${this.ref.registry} asks for a user and password (set LINKERD_REGISTRY_USERNAME and LINKERD_REGISTRY_PASSWORD, or log in with docker)`,
+        );
       this.usedBasic = true;
       return;
     }
@@ -109,7 +121,11 @@ class Registry {
     if (params.get('service')) u.searchParams.set('service', params.get('service') ?? '');
     u.searchParams.set('scope', params.get('scope') ?? `repository:${this.ref.repo}:pull,push`);
     const outbound = await outboundFetch(u);
-    const res = await fetch(u, { headers: this.basic ? { authorization: `Basic ${this.basic}` } : {}, signal: AbortSignal.timeout(TIMEOUT_MS), ...outbound.init }).catch((e: unknown) => {
+    const res = await fetch(u, {
+      headers: this.basic ? { authorization: `Basic ${this.basic}` } : {},
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+      ...outbound.init,
+    }).catch((e: unknown) => {
       throw new UserError(`--push: token request to ${u.origin}: ${netErrorText(e, { target: u, proxy: outbound.proxy }).text}`);
     });
     const body = await boundedText(res);
@@ -164,7 +180,10 @@ async function pushBlob(reg: Registry, repo: string, layout: string, digest: str
   let location = start.headers.get('location') ?? '';
   const withDigest = (loc: string) => `${reg.url(loc)}${loc.includes('?') ? '&' : '?'}digest=${encodeURIComponent(digest)}`;
   if (size <= MONOLITHIC_MAX) {
-    const put = await reg.request('PUT', withDigest(location), { headers: { 'content-type': 'application/octet-stream', 'content-length': String(size) }, body: await readFile(file) });
+    const put = await reg.request('PUT', withDigest(location), {
+      headers: { 'content-type': 'application/octet-stream', 'content-length': String(size) },
+      body: await readFile(file),
+    });
     if (put.status !== 201) await fail(put, `uploading ${digest}`);
     await drain(put);
     return;
@@ -172,7 +191,7 @@ async function pushBlob(reg: Registry, repo: string, layout: string, digest: str
   const fh = await open(file, 'r');
   try {
     const buf = Buffer.alloc(CHUNK);
-    for (let offset = 0; offset < size; ) {
+    for (let offset = 0; offset < size;) {
       const { bytesRead } = await fh.read(buf, 0, Math.min(CHUNK, size - offset), offset);
       const patch = await reg.request('PATCH', location, {
         headers: { 'content-type': 'application/octet-stream', 'content-range': `${offset}-${offset + bytesRead - 1}`, 'content-length': String(bytesRead) },
@@ -200,7 +219,8 @@ async function putManifest(reg: Registry, repo: string, reference: string, media
 /** Refuses a malformed --push reference, or --insecure off loopback, before anything is built. */
 export function checkPushTarget(target: PushTarget): Ref {
   const ref = parsePushReference(target.reference);
-  if (target.insecure && !isLoopback(ref.registry)) throw new UserError(`--insecure (plain HTTP) is only for a registry on the loopback address, not ${ref.registry}`);
+  if (target.insecure && !isLoopback(ref.registry))
+    throw new UserError(`--insecure (plain HTTP) is only for a registry on the loopback address, not ${ref.registry}`);
   return ref;
 }
 

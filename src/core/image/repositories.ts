@@ -27,7 +27,13 @@ function isUrl(s: string): boolean {
  * config naming a URL still builds offline), else the config's directory entries. A URL without
  * `--packages` is an error that names the flag.
  */
-export async function localRepositories(entries: readonly string[], baseDir: string, packagesDirs: readonly string[], cwd: string, source: string): Promise<Repository[]> {
+export async function localRepositories(
+  entries: readonly string[],
+  baseDir: string,
+  packagesDirs: readonly string[],
+  cwd: string,
+  source: string,
+): Promise<Repository[]> {
   const out: Repository[] = [];
   for (const d of packagesDirs) out.push({ dir: resolve(cwd, d), from: `--packages ${d}` });
   if (packagesDirs.length === 0) {
@@ -63,7 +69,12 @@ async function walk(dir: string, depth: number, files: string[]): Promise<void> 
  * Every package of `arch` the repositories offer (index records for apk, control files for deb).
  * `debCache` keeps one build from reading a .deb's control twice across archs.
  */
-export async function availablePackages(repos: readonly Repository[], arch: Arch, debCache: Map<string, Promise<PackageMeta>>, keyring: Keyring): Promise<PackageMeta[]> {
+export async function availablePackages(
+  repos: readonly Repository[],
+  arch: Arch,
+  debCache: Map<string, Promise<PackageMeta>>,
+  keyring: Keyring,
+): Promise<PackageMeta[]> {
   const out: PackageMeta[] = [];
   for (const r of repos) {
     const files: string[] = [];

@@ -99,7 +99,8 @@ export function resolveClosure(requests: readonly string[], available: readonly 
     const { dep, tag } = parseRequest(text);
     const existing = installed.get(dep.name);
     if (existing) {
-      if (!meets(existing, dep)) throw new UserError(`${archName}: contents.packages asks for ${text}, but ${existing.name} ${existing.version} is already needed`);
+      if (!meets(existing, dep))
+        throw new UserError(`${archName}: contents.packages asks for ${text}, but ${existing.name} ${existing.version} is already needed`);
       continue;
     }
     const found = candidates(dep, tag)[0];

@@ -100,9 +100,7 @@ const secs = (s: string) => `${nanos(s) / 1_000_000_000n}s`;
 const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
 
 /** `config.linkerd.io/proxy-env`: a JSON list of container environment variables. */
-const EnvList = z.array(
-  z.looseObject({ name: z.string(), value: z.string().optional(), valueFrom: z.record(z.string(), z.unknown()).optional() }),
-);
+const EnvList = z.array(z.looseObject({ name: z.string(), value: z.string().optional(), valueFrom: z.record(z.string(), z.unknown()).optional() }));
 
 function envList(s: string): Array<{ name: string; value?: string; valueFrom?: Record<string, unknown> }> {
   let parsed: unknown;
@@ -154,23 +152,101 @@ const resourceRow = (kind: 'cpu' | 'memory' | 'ephemeral-storage', which: 'reque
 });
 
 export const ANNOTATIONS: readonly AnnotationRow[] = [
-  { key: 'config.linkerd.io/proxy-version', flags: ['proxy-version'], ...str((v) => v.proxy.image.version, (v, s) => { v.proxy.image.version = s; }) },
-  { key: 'config.linkerd.io/skip-inbound-ports', flags: ['skip-inbound-ports'], ...str((v) => v.proxyInit.ignoreInboundPorts, (v, s) => { v.proxyInit.ignoreInboundPorts = s; }, ports) },
-  { key: 'config.linkerd.io/skip-outbound-ports', flags: ['skip-outbound-ports'], ...str((v) => v.proxyInit.ignoreOutboundPorts, (v, s) => { v.proxyInit.ignoreOutboundPorts = s; }, ports) },
+  {
+    key: 'config.linkerd.io/proxy-version',
+    flags: ['proxy-version'],
+    ...str(
+      (v) => v.proxy.image.version,
+      (v, s) => {
+        v.proxy.image.version = s;
+      },
+    ),
+  },
+  {
+    key: 'config.linkerd.io/skip-inbound-ports',
+    flags: ['skip-inbound-ports'],
+    ...str(
+      (v) => v.proxyInit.ignoreInboundPorts,
+      (v, s) => {
+        v.proxyInit.ignoreInboundPorts = s;
+      },
+      ports,
+    ),
+  },
+  {
+    key: 'config.linkerd.io/skip-outbound-ports',
+    flags: ['skip-outbound-ports'],
+    ...str(
+      (v) => v.proxyInit.ignoreOutboundPorts,
+      (v, s) => {
+        v.proxyInit.ignoreOutboundPorts = s;
+      },
+      ports,
+    ),
+  },
   portRow('admin', 'admin-port'),
   portRow('control', 'control-port'),
   portRow('inbound', 'inbound-port'),
   portRow('outbound', 'outbound-port'),
-  { key: 'config.linkerd.io/opaque-ports', flags: ['opaque-ports'], ...str((v) => v.proxy.opaquePorts, (v, s) => { v.proxy.opaquePorts = s; }, ports) },
-  { key: 'config.linkerd.io/proxy-image', flags: ['proxy-image', 'registry'], ...str((v) => v.proxy.image.name, (v, s) => { v.proxy.image.name = s; }) },
-  { key: 'config.linkerd.io/debug-image', flags: ['registry'], ...str((v) => v.debugContainer.image.name, (v, s) => { v.debugContainer.image.name = s; }) },
-  { key: 'config.linkerd.io/debug-image-version', flags: [], ...str((v) => v.debugContainer.image.version, (v, s) => { v.debugContainer.image.version = s; }) },
-  { key: 'config.linkerd.io/image-pull-policy', flags: ['image-pull-policy'], ...str((v) => v.proxy.image.pullPolicy, (v, s) => { v.proxy.image.pullPolicy = s; }, oneOf(PULL_POLICIES)) },
+  {
+    key: 'config.linkerd.io/opaque-ports',
+    flags: ['opaque-ports'],
+    ...str(
+      (v) => v.proxy.opaquePorts,
+      (v, s) => {
+        v.proxy.opaquePorts = s;
+      },
+      ports,
+    ),
+  },
+  {
+    key: 'config.linkerd.io/proxy-image',
+    flags: ['proxy-image', 'registry'],
+    ...str(
+      (v) => v.proxy.image.name,
+      (v, s) => {
+        v.proxy.image.name = s;
+      },
+    ),
+  },
+  {
+    key: 'config.linkerd.io/debug-image',
+    flags: ['registry'],
+    ...str(
+      (v) => v.debugContainer.image.name,
+      (v, s) => {
+        v.debugContainer.image.name = s;
+      },
+    ),
+  },
+  {
+    key: 'config.linkerd.io/debug-image-version',
+    flags: [],
+    ...str(
+      (v) => v.debugContainer.image.version,
+      (v, s) => {
+        v.debugContainer.image.version = s;
+      },
+    ),
+  },
+  {
+    key: 'config.linkerd.io/image-pull-policy',
+    flags: ['image-pull-policy'],
+    ...str(
+      (v) => v.proxy.image.pullPolicy,
+      (v, s) => {
+        v.proxy.image.pullPolicy = s;
+      },
+      oneOf(PULL_POLICIES),
+    ),
+  },
   {
     key: 'config.linkerd.io/proxy-uid',
     flags: ['proxy-uid'],
     get: (v) => String(v.proxy.uid),
-    read: (v, s) => { v.proxy.uid = int(s); },
+    read: (v, s) => {
+      v.proxy.uid = int(s);
+    },
   },
   {
     key: 'config.linkerd.io/proxy-gid',
@@ -178,33 +254,61 @@ export const ANNOTATIONS: readonly AnnotationRow[] = [
     get: (v) => String(v.proxy.gid),
     // -1 means "do not set runAsGroup"; it is never written as an annotation.
     emit: (v, base) => v.proxy.gid >= 0 && v.proxy.gid !== base.proxy.gid,
-    read: (v, s) => { v.proxy.gid = int(s); },
+    read: (v, s) => {
+      v.proxy.gid = int(s);
+    },
   },
   {
     key: 'config.linkerd.io/proxy-log-level',
     flags: ['proxy-log-level'],
-    ...str((v) => v.proxy.logLevel, (v, s) => { v.proxy.logLevel = s; }, (s) => {
-      if (!isValidProxyLogLevel(s)) throw invalid('not a valid proxy log level');
-      return s;
-    }),
+    ...str(
+      (v) => v.proxy.logLevel,
+      (v, s) => {
+        v.proxy.logLevel = s;
+      },
+      (s) => {
+        if (!isValidProxyLogLevel(s)) throw invalid('not a valid proxy log level');
+        return s;
+      },
+    ),
   },
-  { key: 'config.linkerd.io/proxy-log-format', flags: [], ...str((v) => v.proxy.logFormat, (v, s) => { v.proxy.logFormat = s; }, oneOf(['plain', 'json'])) },
+  {
+    key: 'config.linkerd.io/proxy-log-format',
+    flags: [],
+    ...str(
+      (v) => v.proxy.logFormat,
+      (v, s) => {
+        v.proxy.logFormat = s;
+      },
+      oneOf(['plain', 'json']),
+    ),
+  },
   {
     key: 'config.linkerd.io/proxy-require-identity-inbound-ports',
     flags: ['require-identity-on-inbound-ports'],
-    ...str((v) => v.proxy.requireIdentityOnInboundPorts, (v, s) => { v.proxy.requireIdentityOnInboundPorts = s; }, ports),
+    ...str(
+      (v) => v.proxy.requireIdentityOnInboundPorts,
+      (v, s) => {
+        v.proxy.requireIdentityOnInboundPorts = s;
+      },
+      ports,
+    ),
   },
   {
     key: 'config.linkerd.io/enable-external-profiles',
     flags: ['enable-external-profiles'],
     get: (v) => String(v.proxy.enableExternalProfiles),
-    read: (v, s) => { v.proxy.enableExternalProfiles = bool(s); },
+    read: (v, s) => {
+      v.proxy.enableExternalProfiles = bool(s);
+    },
   },
   {
     key: 'config.linkerd.io/proxy-metrics-hostname-labels',
     flags: [],
     get: (v) => String(v.proxy.metrics.hostnameLabels),
-    read: (v, s) => { v.proxy.metrics.hostnameLabels = bool(s); },
+    read: (v, s) => {
+      v.proxy.metrics.hostnameLabels = bool(s);
+    },
   },
   {
     // --ingress is written as the inject annotation's value, not as a config annotation.
@@ -212,7 +316,9 @@ export const ANNOTATIONS: readonly AnnotationRow[] = [
     flags: ['ingress'],
     get: (v) => (v.proxy.isIngress ? INJECT_INGRESS : INJECT_ENABLED),
     emit: (v, base) => Boolean(v.proxy.isIngress) !== Boolean(base.proxy.isIngress),
-    read: (v, s) => { if (s === INJECT_INGRESS) v.proxy.isIngress = true; },
+    read: (v, s) => {
+      if (s === INJECT_INGRESS) v.proxy.isIngress = true;
+    },
   },
   resourceRow('cpu', 'request', ['proxy-cpu-request', 'proxy-cpu']),
   resourceRow('cpu', 'limit', ['proxy-cpu-limit']),
@@ -224,47 +330,135 @@ export const ANNOTATIONS: readonly AnnotationRow[] = [
     key: 'config.alpha.linkerd.io/proxy-wait-before-exit-seconds',
     flags: ['wait-before-exit-seconds'],
     get: (v) => String(v.proxy.waitBeforeExitSeconds),
-    read: (v, s) => { v.proxy.waitBeforeExitSeconds = uint(s); },
+    read: (v, s) => {
+      v.proxy.waitBeforeExitSeconds = uint(s);
+    },
   },
   {
     key: 'config.linkerd.io/proxy-await',
     flags: [],
     get: (v) => (v.proxy.await ? 'enabled' : 'disabled'),
-    read: (v, s) => { v.proxy.await = enabled(s); },
+    read: (v, s) => {
+      v.proxy.await = enabled(s);
+    },
   },
   {
     key: 'config.linkerd.io/default-inbound-policy',
     flags: ['default-inbound-policy'],
-    ...str((v) => v.proxy.defaultInboundPolicy, (v, s) => { v.proxy.defaultInboundPolicy = s; }, oneOf(INBOUND_POLICIES)),
+    ...str(
+      (v) => v.proxy.defaultInboundPolicy,
+      (v, s) => {
+        v.proxy.defaultInboundPolicy = s;
+      },
+      oneOf(INBOUND_POLICIES),
+    ),
   },
-  { key: 'config.linkerd.io/access-log', flags: [], ...str((v) => v.proxy.accessLog ?? '', (v, s) => { v.proxy.accessLog = s; }, oneOf(['apache', 'json'])) },
+  {
+    key: 'config.linkerd.io/access-log',
+    flags: [],
+    ...str(
+      (v) => v.proxy.accessLog ?? '',
+      (v, s) => {
+        v.proxy.accessLog = s;
+      },
+      oneOf(['apache', 'json']),
+    ),
+  },
   {
     key: 'config.linkerd.io/shutdown-grace-period',
     flags: [],
-    ...str((v) => v.proxy.shutdownGracePeriod, (v, s) => { v.proxy.shutdownGracePeriod = s; }, (s) => {
-      nanos(s);
-      return s;
-    }),
+    ...str(
+      (v) => v.proxy.shutdownGracePeriod,
+      (v, s) => {
+        v.proxy.shutdownGracePeriod = s;
+      },
+      (s) => {
+        nanos(s);
+        return s;
+      },
+    ),
   },
   {
     key: 'config.linkerd.io/proxy-enable-native-sidecar',
     aliases: ['config.beta.linkerd.io/proxy-enable-native-sidecar', 'config.alpha.linkerd.io/proxy-enable-native-sidecar'],
     flags: ['native-sidecar'],
     get: (v) => String(v.proxy.nativeSidecar),
-    read: (v, s) => { v.proxy.nativeSidecar = bool(s); },
+    read: (v, s) => {
+      v.proxy.nativeSidecar = bool(s);
+    },
   },
 
   // Annotation-only settings (no flag writes them).
-  { key: 'config.linkerd.io/pod-inbound-ports', flags: [], read: (v, s) => { v.proxy.podInboundPorts = ports(s); } },
-  { key: 'config.linkerd.io/proxy-admin-shutdown', flags: [], read: (v, s) => { v.proxy.enableShutdownEndpoint = enabled(s); } },
-  { key: 'config.linkerd.io/proxy-log-http-headers', flags: [], read: (v, s) => { v.proxy.logHTTPHeaders = oneOf(['off', 'insecure'])(s) as 'off' | 'insecure'; } },
-  { key: 'config.linkerd.io/proxy-outbound-connect-timeout', flags: [], read: (v, s) => { v.proxy.outboundConnectTimeout = ms(s); } },
-  { key: 'config.linkerd.io/proxy-inbound-connect-timeout', flags: [], read: (v, s) => { v.proxy.inboundConnectTimeout = ms(s); } },
-  { key: 'config.linkerd.io/proxy-outbound-discovery-cache-unused-timeout', flags: [], read: (v, s) => { v.proxy.outboundDiscoveryCacheUnusedTimeout = secs(s); } },
-  { key: 'config.linkerd.io/proxy-inbound-discovery-cache-unused-timeout', flags: [], read: (v, s) => { v.proxy.inboundDiscoveryCacheUnusedTimeout = secs(s); } },
-  { key: 'config.linkerd.io/proxy-disable-outbound-protocol-detect-timeout', flags: [], read: (v, s) => { v.proxy.disableOutboundProtocolDetectTimeout = bool(s); } },
-  { key: 'config.linkerd.io/proxy-disable-inbound-protocol-detect-timeout', flags: [], read: (v, s) => { v.proxy.disableInboundProtocolDetectTimeout = bool(s); } },
-  { key: 'config.linkerd.io/enable-gateway', flags: [], read: (v, s) => { v.proxy.isGateway = bool(s); } },
+  {
+    key: 'config.linkerd.io/pod-inbound-ports',
+    flags: [],
+    read: (v, s) => {
+      v.proxy.podInboundPorts = ports(s);
+    },
+  },
+  {
+    key: 'config.linkerd.io/proxy-admin-shutdown',
+    flags: [],
+    read: (v, s) => {
+      v.proxy.enableShutdownEndpoint = enabled(s);
+    },
+  },
+  {
+    key: 'config.linkerd.io/proxy-log-http-headers',
+    flags: [],
+    read: (v, s) => {
+      v.proxy.logHTTPHeaders = oneOf(['off', 'insecure'])(s) as 'off' | 'insecure';
+    },
+  },
+  {
+    key: 'config.linkerd.io/proxy-outbound-connect-timeout',
+    flags: [],
+    read: (v, s) => {
+      v.proxy.outboundConnectTimeout = ms(s);
+    },
+  },
+  {
+    key: 'config.linkerd.io/proxy-inbound-connect-timeout',
+    flags: [],
+    read: (v, s) => {
+      v.proxy.inboundConnectTimeout = ms(s);
+    },
+  },
+  {
+    key: 'config.linkerd.io/proxy-outbound-discovery-cache-unused-timeout',
+    flags: [],
+    read: (v, s) => {
+      v.proxy.outboundDiscoveryCacheUnusedTimeout = secs(s);
+    },
+  },
+  {
+    key: 'config.linkerd.io/proxy-inbound-discovery-cache-unused-timeout',
+    flags: [],
+    read: (v, s) => {
+      v.proxy.inboundDiscoveryCacheUnusedTimeout = secs(s);
+    },
+  },
+  {
+    key: 'config.linkerd.io/proxy-disable-outbound-protocol-detect-timeout',
+    flags: [],
+    read: (v, s) => {
+      v.proxy.disableOutboundProtocolDetectTimeout = bool(s);
+    },
+  },
+  {
+    key: 'config.linkerd.io/proxy-disable-inbound-protocol-detect-timeout',
+    flags: [],
+    read: (v, s) => {
+      v.proxy.disableInboundProtocolDetectTimeout = bool(s);
+    },
+  },
+  {
+    key: 'config.linkerd.io/enable-gateway',
+    flags: [],
+    read: (v, s) => {
+      v.proxy.isGateway = bool(s);
+    },
+  },
   {
     key: 'config.linkerd.io/proxy-cpu-ratio-limit',
     flags: [],
@@ -283,16 +477,26 @@ export const ANNOTATIONS: readonly AnnotationRow[] = [
       v.proxyInit.skipSubnets = s;
     },
   },
-  { key: 'config.linkerd.io/debug-image-pull-policy', flags: [], read: (v, s) => { v.debugContainer.image.pullPolicy = oneOf(PULL_POLICIES)(s); } },
+  {
+    key: 'config.linkerd.io/debug-image-pull-policy',
+    flags: [],
+    read: (v, s) => {
+      v.debugContainer.image.pullPolicy = oneOf(PULL_POLICIES)(s);
+    },
+  },
   {
     key: 'config.linkerd.io/proxy-additional-env',
     flags: [],
-    read: (v, s) => { v.proxy.additionalEnv = mergeEnv(v.proxy.additionalEnv ?? [], envList(s)); },
+    read: (v, s) => {
+      v.proxy.additionalEnv = mergeEnv(v.proxy.additionalEnv ?? [], envList(s));
+    },
   },
   {
     key: CLOSE_WAIT_ANNOTATION,
     flags: ['close-wait-timeout'],
-    read: (v, s) => { v.proxyInit.closeWaitTimeoutSecs = Number(nanos(s) / 1_000_000_000n); },
+    read: (v, s) => {
+      v.proxyInit.closeWaitTimeoutSecs = Number(nanos(s) / 1_000_000_000n);
+    },
   },
 ];
 

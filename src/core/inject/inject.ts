@@ -86,7 +86,8 @@ function podSpecShapeProblem(spec: PodSpec): string | undefined {
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the user's manifest is not validated against PodSpec
   for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) {
     const ports: unknown = c.ports;
-    if (ports !== undefined && ports !== null && (!Array.isArray(ports) || !ports.every(isObject))) return `the ports of container "${c.name}" must be a list of mappings`;
+    if (ports !== undefined && ports !== null && (!Array.isArray(ports) || !ports.every(isObject)))
+      return `the ports of container "${c.name}" must be a list of mappings`;
   }
   return undefined;
 }
@@ -255,7 +256,11 @@ class Injector {
    * Override annotations whose flag value differs from an annotation already on the input. Each
    * is named on stderr with both values, so nobody ships a value they did not mean.
    */
-  private conflicts(annotations: Readonly<Record<string, string>>, resource: string, flagWinsAll: boolean): { flagWins: Set<string>; annotationWins: Set<string> } {
+  private conflicts(
+    annotations: Readonly<Record<string, string>>,
+    resource: string,
+    flagWinsAll: boolean,
+  ): { flagWins: Set<string>; annotationWins: Set<string> } {
     const flagWins = new Set<string>();
     const annotationWins = new Set<string>();
     for (const [key, flagValue] of this.s.overrides) {
@@ -301,7 +306,11 @@ class Injector {
 
     let parts: SidecarParts;
     try {
-      parts = sidecarParts(values, { controlPlaneNamespace: s.controlPlaneNamespace, podSpec: spec }, { debugSidecar: podAnnotations[DEBUG_SIDECAR_ANNOTATION] === 'true' });
+      parts = sidecarParts(
+        values,
+        { controlPlaneNamespace: s.controlPlaneNamespace, podSpec: spec },
+        { debugSidecar: podAnnotations[DEBUG_SIDECAR_ANNOTATION] === 'true' },
+      );
     } catch (e) {
       if (e instanceof UserError && e.message !== TRUST_ANCHORS_REQUIRED) {
         this.errors.push(`failed to inject ${report.kind}/${report.name}: ${e.message}`);

@@ -25,4 +25,3 @@ export interface ReportNote {
 export function resourceName(r: Pick<DocReport, 'kind' | 'name'>): string {
   return `${r.kind}/${r.name}`;
 }
-

@@ -98,7 +98,7 @@ async function namespaceFacts(inputs: readonly ManifestInput[], fallback: string
   for (const input of inputs) {
     for await (const stream of inputStreams(input, wanted)) {
       for (const { obj } of roots(stream)) {
-        const kind = (typeof obj.kind === 'string' ? obj.kind.toLowerCase() : '');
+        const kind = typeof obj.kind === 'string' ? obj.kind.toLowerCase() : '';
         if (kind === NAMESPACE_KIND) {
           const ann = metaField(obj, 'annotations');
           const name = metaField(obj, 'name');

@@ -134,8 +134,7 @@ export function stripObject(ed: DocEditor, obj: YAMLMap): StrippedObject {
   const wk = workloadKind(kind);
   if (wk) {
     const tmpl = podTemplateOf(ed, obj, wk);
-    out.controlPlane =
-      CONTROL_PLANE_COMPONENT_LABEL in labelsOf(ed, obj) || (tmpl !== undefined && CONTROL_PLANE_COMPONENT_LABEL in labelsOf(ed, tmpl));
+    out.controlPlane = CONTROL_PLANE_COMPONENT_LABEL in labelsOf(ed, obj) || (tmpl !== undefined && CONTROL_PLANE_COMPONENT_LABEL in labelsOf(ed, tmpl));
     if (!out.controlPlane && wk.podTemplate.length > 0) stripMetadata(ed, obj, obj, stripped);
     const editable = tmpl && ed.editPath(obj, wk.podTemplate);
     if (editable && out.controlPlane) stripPodSpec(ed, editable, stripped);

@@ -13,10 +13,7 @@ export const MAX_EXPANDED_NODES = 1_000_000;
 /** Levels of nesting (maps and lists inside each other), aliases expanded. */
 export const MAX_NESTING_DEPTH = 256;
 
-export type TreeProblem =
-  | { kind: 'expansion'; reason: string }
-  | { kind: 'depth'; reason: string }
-  | { kind: 'recursive'; reason: string };
+export type TreeProblem = { kind: 'expansion'; reason: string } | { kind: 'depth'; reason: string } | { kind: 'recursive'; reason: string };
 
 /** How a kind of tree is walked: the children of a node, or undefined for a leaf. */
 type Children<N> = (node: N) => readonly N[] | undefined;

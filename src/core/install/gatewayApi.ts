@@ -54,7 +54,7 @@ export function decideGatewayApi(state: GatewayApiState | undefined, user: Gatew
   const install = user.installGatewayAPI ?? state === 'linkerd';
   const installing = user.enableHttpRoutes ?? install;
   if (state === 'absent' && !installing) {
-    throw new UserError('the Gateway API CRDs must be installed before Linkerd\'s (httproutes and grpcroutes.gateway.networking.k8s.io are missing)', {
+    throw new UserError("the Gateway API CRDs must be installed before Linkerd's (httproutes and grpcroutes.gateway.networking.k8s.io are missing)", {
       hint: `Install them with \`kubectl apply --server-side -f ${GATEWAY_API_INSTALL_URL}\`, or let Linkerd install them with \`--set installGatewayAPI=true\`.`,
     });
   }

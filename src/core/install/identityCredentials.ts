@@ -1,11 +1,5 @@
 import { UserError } from '../errors.js';
-import {
-  checkIssuerCredentials,
-  decodeCertificates,
-  decodePrivateKey,
-  generateIdentityCredentials,
-  keyMatchesCertificate,
-} from '../pki/index.js';
+import { checkIssuerCredentials, decodeCertificates, decodePrivateKey, generateIdentityCredentials, keyMatchesCertificate } from '../pki/index.js';
 import type { Values } from '../values/index.js';
 
 /*

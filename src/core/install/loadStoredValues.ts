@@ -32,7 +32,8 @@ function hoistGlobal(tree: Tree): Tree {
 export function loadStoredValues(secret: Secret): StoredValues {
   const data = secret.data?.[OVERRIDES_KEY];
   if (data === undefined) throw new UserError(`secret/${OVERRIDES_SECRET} is missing ${OVERRIDES_KEY} data`);
-  if (data.length > (MAX_OVERRIDES_BYTES * 4) / 3 + 4) throw new UserError(`secret/${OVERRIDES_SECRET}: ${OVERRIDES_KEY} is larger than ${MAX_OVERRIDES_BYTES} bytes`);
+  if (data.length > (MAX_OVERRIDES_BYTES * 4) / 3 + 4)
+    throw new UserError(`secret/${OVERRIDES_SECRET}: ${OVERRIDES_KEY} is larger than ${MAX_OVERRIDES_BYTES} bytes`);
   const text = Buffer.from(data, 'base64').toString('utf8');
   const tree = hoistGlobal(parseValuesYaml(text, `secret/${OVERRIDES_SECRET}`));
   const parsed = parseClusterValues(tree, `secret/${OVERRIDES_SECRET}`);

@@ -36,8 +36,7 @@ export interface InstallResult {
 const DEFAULT_VALIDITY = '8760h';
 
 /** `enablePSP` renders a policy/v1beta1 PodSecurityPolicy, an API Kubernetes removed in 1.25. */
-export const PSP_NOTE =
-  'Warning: enablePSP renders a policy/v1beta1 PodSecurityPolicy, which Kubernetes serves only before 1.25; newer clusters reject it';
+export const PSP_NOTE = 'Warning: enablePSP renders a policy/v1beta1 PodSecurityPolicy, which Kubernetes serves only before 1.25; newer clusters reject it';
 
 function validityMs(flag: string, value: string | undefined): number {
   const ns = parseGoDuration(value ?? DEFAULT_VALIDITY);

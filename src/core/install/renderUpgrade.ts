@@ -106,7 +106,8 @@ async function upgradeValues(req: UpgradeRequest, state: UpgradeSource): Promise
     throw new UserError(`failed to load stored values: ${(e as Error).message}`, { cause: e });
   }
   const { values } = await composeInputs(req, stored.values);
-  const notes = stored.unknownKeys.length > 0 ? [`Warning: ignoring keys of secret/${OVERRIDES_SECRET} this release does not know: ${stored.unknownKeys.join(', ')}`] : [];
+  const notes =
+    stored.unknownKeys.length > 0 ? [`Warning: ignoring keys of secret/${OVERRIDES_SECRET} this release does not know: ${stored.unknownKeys.join(', ')}`] : [];
   return { values, notes };
 }
 

@@ -57,7 +57,9 @@ export class ManifestState implements UpgradeSource {
     }
     const objects = plain.map(({ index, value }) => {
       if (isObject(value) && typeof value.kind === 'string' && typeof value.apiVersion === 'string') return value;
-      throw new UserError(`failed to parse Kubernetes objects from manifest ${source}: document ${index} is not a Kubernetes object (apiVersion and kind are required)`);
+      throw new UserError(
+        `failed to parse Kubernetes objects from manifest ${source}: document ${index} is not a Kubernetes object (apiVersion and kind are required)`,
+      );
     });
     return new ManifestState(objects);
   }

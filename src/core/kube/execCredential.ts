@@ -117,7 +117,10 @@ async function runPlugin(raw: unknown, o: ExecPluginOptions): Promise<ExecCreden
       failure ??= err;
       kill(child);
     };
-    const timer = setTimeout(() => stop(configError(`exec: executable ${exec.command} did not finish within ${formatSeconds(timeoutMs)}; it was stopped`)), timeoutMs);
+    const timer = setTimeout(
+      () => stop(configError(`exec: executable ${exec.command} did not finish within ${formatSeconds(timeoutMs)}; it was stopped`)),
+      timeoutMs,
+    );
     child.stdout.on('data', (c: Buffer) => {
       size += c.length;
       if (size > EXEC_OUTPUT_LIMIT.bytes) stop(configError(overLimitMessage(`exec: executable ${exec.command}`, EXEC_OUTPUT_LIMIT)));
@@ -130,7 +133,8 @@ async function runPlugin(raw: unknown, o: ExecPluginOptions): Promise<ExecCreden
       clearTimeout(timer);
       untrack(child);
       if (failure) reject(failure);
-      else if (code !== 0) reject(configError(`exec: executable ${exec.command} failed with ${code === null ? `signal ${signal ?? ''}` : `exit code ${code}`}`));
+      else if (code !== 0)
+        reject(configError(`exec: executable ${exec.command} failed with ${code === null ? `signal ${signal ?? ''}` : `exit code ${code}`}`));
       else resolve(Buffer.concat(chunks).toString('utf8'));
     });
   });

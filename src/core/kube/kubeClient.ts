@@ -4,15 +4,7 @@ import type { Info } from 'kubernetes-types/version.js';
 import { loadKubeConfig, type KubeSelection } from './kubeconfig.js';
 import { isKubeError, isNotFound } from './kubeError.js';
 import { createObjectRouter, type ObjectRouter } from './objectRouter.js';
-import {
-  apiVersionOf,
-  collectionPath,
-  objectPath,
-  resourceType,
-  type KubeObject,
-  type ObjectOf,
-  type ResourceRef,
-} from './resources.js';
+import { apiVersionOf, collectionPath, objectPath, resourceType, type KubeObject, type ObjectOf, type ResourceRef } from './resources.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, KubeTransport } from './transport.js';
 
 export interface ListOptions {

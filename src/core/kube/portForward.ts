@@ -38,7 +38,13 @@ export async function portForward(client: KubeClient, namespace: string, pod: st
         } catch {
           // not a Status
         }
-        reject(new KubeError(res.statusCode === 404 ? 'notfound' : res.statusCode === 403 ? 'forbidden' : 'server', `${where}: ${message || `HTTP ${res.statusCode ?? 0}`}`, { status: res.statusCode }));
+        reject(
+          new KubeError(
+            res.statusCode === 404 ? 'notfound' : res.statusCode === 403 ? 'forbidden' : 'server',
+            `${where}: ${message || `HTTP ${res.statusCode ?? 0}`}`,
+            { status: res.statusCode },
+          ),
+        );
       });
     });
     ws.once('error', (e) => reject(new KubeError('unreachable', `${where}: ${e.message}`, { cause: e })));

@@ -1,20 +1,8 @@
-import type {
-  MutatingWebhookConfiguration,
-  ValidatingWebhookConfiguration,
-} from 'kubernetes-types/admissionregistration/v1.js';
+import type { MutatingWebhookConfiguration, ValidatingWebhookConfiguration } from 'kubernetes-types/admissionregistration/v1.js';
 import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
 import type { DaemonSet, Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
 import type { CronJob, Job } from 'kubernetes-types/batch/v1.js';
-import type {
-  ConfigMap,
-  Endpoints,
-  Namespace,
-  Node,
-  Pod,
-  Secret,
-  Service,
-  ServiceAccount,
-} from 'kubernetes-types/core/v1.js';
+import type { ConfigMap, Endpoints, Namespace, Node, Pod, Secret, Service, ServiceAccount } from 'kubernetes-types/core/v1.js';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1.js';
 import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
@@ -98,13 +86,15 @@ export type ResourceRef = BuiltinResource | CustomResource;
 export type ObjectOf<R extends ResourceRef> = R extends BuiltinResource ? BuiltinObjects[R] : KubeObject;
 
 const core = (plural: string, kind: string, namespaced = true): ResourceType => ({ group: '', version: 'v1', plural, kind, namespaced });
-const grouped = (group: string, version: string) => (plural: string, kind: string, namespaced = true): ResourceType => ({
-  group,
-  version,
-  plural,
-  kind,
-  namespaced,
-});
+const grouped =
+  (group: string, version: string) =>
+  (plural: string, kind: string, namespaced = true): ResourceType => ({
+    group,
+    version,
+    plural,
+    kind,
+    namespaced,
+  });
 const apps = grouped('apps', 'v1');
 const batch = grouped('batch', 'v1');
 const rbac = grouped('rbac.authorization.k8s.io', 'v1');

@@ -2,9 +2,7 @@ import { UserError } from '../errors.js';
 
 /** One clause of a label selector, as `k8s.io/apimachinery/pkg/labels` understands it. */
 export type LabelRequirement =
-  | { key: string; op: 'exists' | 'notexists' }
-  | { key: string; op: 'in' | 'notin'; values: string[] }
-  | { key: string; op: 'gt' | 'lt'; value: number };
+  { key: string; op: 'exists' | 'notexists' } | { key: string; op: 'in' | 'notin'; values: string[] } | { key: string; op: 'gt' | 'lt'; value: number };
 
 export interface FieldRequirement {
   field: string;
@@ -115,7 +113,10 @@ export function matchesLabelRequirements(reqs: readonly LabelRequirement[], labe
 /** Parse `metadata.name=x,status.phase!=Running`. */
 export function parseFieldSelector(selector: string): FieldRequirement[] {
   const out: FieldRequirement[] = [];
-  for (const part of selector.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+  for (const part of selector
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')) {
     const m = captures(/^([^=!\s]+)\s*(==|=|!=)\s*(.*)$/, part);
     if (!m) throw new UserError(`invalid field selector "${selector}": cannot parse "${part}"`);
     const [field, op, value] = m;

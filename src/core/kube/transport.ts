@@ -110,7 +110,10 @@ export class KubeTransport {
           resolve(outcome.res);
           return;
         }
-        const failure = outcome.err instanceof KubeError ? outcome.err : networkError(outcome.err, req.method, url, timedOut ? (headersIn ? 'body' : 'headers') : undefined, this.proxy);
+        const failure =
+          outcome.err instanceof KubeError
+            ? outcome.err
+            : networkError(outcome.err, req.method, url, timedOut ? (headersIn ? 'body' : 'headers') : undefined, this.proxy);
         recordRequest({ method: req.method, url, error: failure.message.replace(/^\w+ "[^"]*": /, ''), durationMs });
         reject(failure);
       };
@@ -118,7 +121,10 @@ export class KubeTransport {
         headersIn = true;
         // Bounded while streaming (and before, by Content-Length): past the limit the answer is one line.
         const tooLarge = () => {
-          const err = new KubeError('server', `${goMethod(req.method)} "${url}": ${overLimitMessage('response body', this.bodyLimit)}`, { method: req.method, url });
+          const err = new KubeError('server', `${goMethod(req.method)} "${url}": ${overLimitMessage('response body', this.bodyLimit)}`, {
+            method: req.method,
+            url,
+          });
           finish({ err });
           request.destroy();
         };

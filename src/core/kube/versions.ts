@@ -55,10 +55,7 @@ async function proxyVersions(client: KubeClient, controlPlaneNs: string, namespa
  * The server side of `linkerd version`: never throws; every failure (no kubeconfig,
  * unreachable cluster, no linkerd-config) reads as `unavailable`.
  */
-export async function readVersions(
-  cluster: KubeSelection & { linkerdNamespace: string },
-  o: { proxy: boolean; namespace?: string },
-): Promise<Versions> {
+export async function readVersions(cluster: KubeSelection & { linkerdNamespace: string }, o: { proxy: boolean; namespace?: string }): Promise<Versions> {
   let client: KubeClient;
   try {
     client = await connectKube(cluster, { timeoutMs: VERSION_TIMEOUT_MS });

@@ -59,7 +59,11 @@ export async function prune(req: LifecycleRequest): Promise<LifecycleResult> {
     const expected: RenderedObject[] = [
       ...(await renderControlPlaneFor({ values, namespace: req.namespace, now: new Date() })),
       // Every CRD the chart can render, Gateway API's included: prune never offers a CRD the chart could own.
-      ...(await renderCrdObjects(req.namespace, { values: { ...defaultValues(), installGatewayAPI: true }, overrides: { installGatewayAPI: true } }, undefined)),
+      ...(await renderCrdObjects(
+        req.namespace,
+        { values: { ...defaultValues(), installGatewayAPI: true }, overrides: { installGatewayAPI: true } },
+        undefined,
+      )),
     ];
     return { objects: await prunableObjects(client, expected), notes: [] };
   } finally {

@@ -1,4 +1,3 @@
-
 /**
  * What `uninstall` and `prune` print for each object: just enough to name it for
  * `kubectl delete -f -`, in the shape linkerd's resource.Kubernetes marshals to.

@@ -51,7 +51,9 @@ export async function uninstallRefusals(client: KubeClient, namespace: string): 
     return ns !== namespace && !extensions.get(ns);
   });
   if (injected.length > 0) {
-    refusals.push(`Please uninject the following pods before uninstalling the control-plane:\n\t${injected.map((p) => `* ${p.metadata?.name ?? ''}`).join('\n\t')}`);
+    refusals.push(
+      `Please uninject the following pods before uninstalling the control-plane:\n\t${injected.map((p) => `* ${p.metadata?.name ?? ''}`).join('\n\t')}`,
+    );
   }
   return refusals;
 }

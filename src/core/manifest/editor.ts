@@ -45,7 +45,6 @@ export interface DocRegion {
 /** A document that is not the shape Kubernetes needs where we must edit (e.g. `annotations: "x"`). */
 export class ManifestShapeError extends UserError {}
 
-
 /** A scalar node styled like the lines we emit (used when the library stringifies). */
 function scalarNode(value: string): Scalar {
   const s = new Scalar(value);
@@ -200,7 +199,9 @@ export class DocEditor implements EditLog {
     const found = this.value(map, key);
     const v = found?.value;
     if (!isScalar(v) || v.value === null || v.value === undefined) return undefined;
-    return typeof v.value === 'string' || typeof v.value === 'number' || typeof v.value === 'boolean' || typeof v.value === 'bigint' ? String(v.value) : undefined;
+    return typeof v.value === 'string' || typeof v.value === 'number' || typeof v.value === 'boolean' || typeof v.value === 'bigint'
+      ? String(v.value)
+      : undefined;
   }
 
   /** A node (or value we added) as plain data, aliases resolved with a bound on their expansion. */
@@ -294,14 +295,7 @@ export class DocEditor implements EditLog {
     this.added();
   }
 
-  private ensureCollection<C extends Collection>(
-    parent: YAMLMap,
-    key: string,
-    make: () => C,
-    is: (v: unknown) => v is C,
-    what: string,
-    beforeKey?: string,
-  ): C {
+  private ensureCollection<C extends Collection>(parent: YAMLMap, key: string, make: () => C, is: (v: unknown) => v is C, what: string, beforeKey?: string): C {
     const found = this.editableValue(parent, key);
     if (found && is(found.value)) {
       this.parents.set(found.value, { map: parent, pair: found.pair });
@@ -407,7 +401,11 @@ export class DocEditor implements EditLog {
       this.tombstones.set(map, tombs);
     } else {
       const list = this.appended.get(map);
-      if (list) this.appended.set(map, list.filter((p) => p !== pair));
+      if (list)
+        this.appended.set(
+          map,
+          list.filter((p) => p !== pair),
+        );
     }
     return true;
   }
@@ -495,7 +493,13 @@ export class DocEditor implements EditLog {
   /** The document as the yaml library writes it, in the document's indentation. */
   libraryText(): string {
     const edited: Collection[] = [...this.origItems.keys(), ...this.dealiased.map((d) => d.copy)];
-    return libraryText(this.doc, { region: this.text.slice(this.region.start, this.region.end), style: this.style, nl: this.nl, edited, parents: this.parents });
+    return libraryText(this.doc, {
+      region: this.text.slice(this.region.start, this.region.end),
+      style: this.style,
+      nl: this.nl,
+      edited,
+      parents: this.parents,
+    });
   }
 
   private patches(): Patch[] | undefined {

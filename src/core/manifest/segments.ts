@@ -78,8 +78,10 @@ export async function* segments(chunks: AsyncIterable<string>): AsyncGenerator<S
 
 /** Segments of a text held whole. */
 export function segmentsOf(text: string): AsyncGenerator<Segment> {
-  // eslint-disable-next-line @typescript-eslint/require-await -- an async iterable of one chunk
-  return segments((async function* () {
-    yield text;
-  })());
+  return segments(
+    // eslint-disable-next-line @typescript-eslint/require-await -- an async iterable of one chunk
+    (async function* () {
+      yield text;
+    })(),
+  );
 }

@@ -86,7 +86,11 @@ export function parseYamlStream(source: ManifestSource): ManifestStream {
       throw positionError(name, pos.line + lines, pos.col, tooDeep.reason);
     }
     // Without a `*` in its text a document has no alias to check.
-    if (text.slice(doc.range[0], doc.range[2]).includes('*')) checkAliases(doc, name, (o) => { const p = where(o); return { line: p.line + lines, col: p.col }; });
+    if (text.slice(doc.range[0], doc.range[2]).includes('*'))
+      checkAliases(doc, name, (o) => {
+        const p = where(o);
+        return { line: p.line + lines, col: p.col };
+      });
   }
   const docs = list.map((doc, i): ManifestDoc => {
     const start = i === 0 ? 0 : doc.range[0];

@@ -104,7 +104,8 @@ function hostnameError(e: NodeNetError): string {
 function tlsText(e: NodeNetError): string | undefined {
   const code = e.code ?? '';
   if (UNKNOWN_AUTHORITY.has(code)) return 'tls: failed to verify certificate: x509: certificate signed by unknown authority';
-  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') return 'tls: failed to verify certificate: x509: certificate has expired or is not yet valid';
+  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID')
+    return 'tls: failed to verify certificate: x509: certificate has expired or is not yet valid';
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `tls: failed to verify certificate: ${hostnameError(e)}`;
   if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number/i.test(e.message)) return 'http: server gave HTTP response to HTTPS client';
   if (code.startsWith('ERR_SSL') || code.startsWith('ERR_TLS') || code === 'EPROTO') return `remote error: tls: ${firstLine(e).replace(/^.*?:\s*/, '')}`;

@@ -178,7 +178,9 @@ export function proxyFunc(cfg: ProxyEnvironment): ProxyFunc {
 /** SOCKS5 from the environment is not supported here (a kubeconfig proxy-url may be SOCKS5, via client-node). */
 export function refuseSocks(proxy: URL): void {
   if (proxy.protocol === 'socks5:') {
-    throw new UserError(`proxy ${proxy.protocol}//${proxy.host}: SOCKS5 proxies are supported only as a kubeconfig cluster's proxy-url, not from HTTPS_PROXY/HTTP_PROXY`);
+    throw new UserError(
+      `proxy ${proxy.protocol}//${proxy.host}: SOCKS5 proxies are supported only as a kubeconfig cluster's proxy-url, not from HTTPS_PROXY/HTTP_PROXY`,
+    );
   }
 }
 

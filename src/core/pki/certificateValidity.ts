@@ -16,11 +16,7 @@ export function validityProblem(info: Pick<CertificateInfo, 'notBefore' | 'notAf
 }
 
 /** linkerd's `CheckExpiringSoon`: `will expire on …` when NotAfter is within `days` of `now`, else undefined. */
-export function expiringSoon(
-  info: Pick<CertificateInfo, 'notAfter'>,
-  now: Date,
-  days: number = EXPIRY_WARNING_DAYS,
-): string | undefined {
+export function expiringSoon(info: Pick<CertificateInfo, 'notAfter'>, now: Date, days: number = EXPIRY_WARNING_DAYS): string | undefined {
   const horizon = now.getTime() + days * 24 * 60 * 60 * 1000;
   return horizon > info.notAfter.getTime() ? `will expire on ${formatRFC3339(info.notAfter)}` : undefined;
 }

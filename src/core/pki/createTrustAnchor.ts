@@ -26,7 +26,7 @@ export interface TrustAnchorOptions {
 export async function createTrustAnchor(opts: TrustAnchorOptions): Promise<Credentials> {
   assertValidityWindow(opts.notBefore, opts.notAfter, 'trust anchor');
   const keys = opts.keys ?? (await generateKeyPair(opts.algorithm ?? 'ecdsa-p256'));
-  const pathLength = opts.pathLength === undefined ? 1 : opts.pathLength ?? undefined;
+  const pathLength = opts.pathLength === undefined ? 1 : (opts.pathLength ?? undefined);
   // Go's extension order (KeyUsage, BasicConstraints, SKI, SAN), so the DER looks like step's.
   return selfSigned(keys, opts.commonName, opts, [
     new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),

@@ -32,9 +32,7 @@ export interface IdentityCredentialsOptions {
  * Unlike the Go CLI, which makes one self-signed root serving as both, this is a
  * real two-level chain, so the anchor key can stay offline and the issuer rotate.
  */
-export async function generateIdentityCredentials(
-  opts: IdentityCredentialsOptions,
-): Promise<{ anchor: Credentials; issuer: Credentials }> {
+export async function generateIdentityCredentials(opts: IdentityCredentialsOptions): Promise<{ anchor: Credentials; issuer: Credentials }> {
   const now = opts.now.getTime();
   const notBefore = new Date(now - CLOCK_SKEW_ALLOWANCE_MS);
   const anchor = await createTrustAnchor({

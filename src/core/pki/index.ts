@@ -31,20 +31,8 @@ export {
   type IdentityCredentialsOptions,
 } from './generateIdentityCredentials.js';
 export { decodePemBlock, encodePem, type PemBlock } from './pemBlocks.js';
-export {
-  decodeCertificates,
-  parseCertificates,
-  certificatesToPem,
-  leafPem,
-  type CertificatesDecoding,
-} from './parseCertificates.js';
-export {
-  decodePrivateKey,
-  parsePrivateKey,
-  keyMatchesCertificate,
-  type PrivateKey,
-  type PrivateKeyDecoding,
-} from './parsePrivateKey.js';
+export { decodeCertificates, parseCertificates, certificatesToPem, leafPem, type CertificatesDecoding } from './parseCertificates.js';
+export { decodePrivateKey, parsePrivateKey, keyMatchesCertificate, type PrivateKey, type PrivateKeyDecoding } from './parsePrivateKey.js';
 export {
   certificateInfo,
   signatureAlgorithmName,
@@ -55,14 +43,7 @@ export {
   type AlgorithmSupport,
 } from './certificateInfo.js';
 export { validityProblem, expiringSoon, EXPIRY_WARNING_DAYS } from './certificateValidity.js';
-export {
-  verifyChain,
-  describeChainFailure,
-  type ChainVerification,
-  type ChainFailure,
-  type ChainFailureKind,
-  type VerifyChainOptions,
-} from './verifyChain.js';
+export { verifyChain, describeChainFailure, type ChainVerification, type ChainFailure, type ChainFailureKind, type VerifyChainOptions } from './verifyChain.js';
 export {
   checkIssuerCredentials,
   validateIssuerCredentials,

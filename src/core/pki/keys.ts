@@ -22,7 +22,7 @@ export function nistCurveName(nodeCurve: string | undefined): EcdsaCurve | 'P-22
 }
 
 export async function generateEcdsaKey(curve: EcdsaCurve): Promise<KeyPair> {
-  return (await subtle.generateKey({ name: 'ECDSA', namedCurve: curve }, true, ['sign', 'verify']));
+  return await subtle.generateKey({ name: 'ECDSA', namedCurve: curve }, true, ['sign', 'verify']);
 }
 
 /** A fresh ECDSA P-256 key pair: the only issuer key linkerd accepts. */
@@ -39,11 +39,10 @@ export async function generateRsaKey(bits: number): Promise<KeyPair> {
   if (!Number.isInteger(bits) || bits < 1024 || bits % 8 !== 0) {
     throw new UserError(`unsupported RSA key size ${bits}: use at least 1024 bits, a multiple of 8`);
   }
-  return (await subtle.generateKey(
-    { name: 'RSASSA-PKCS1-v1_5', modulusLength: bits, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
-    true,
-    ['sign', 'verify'],
-  ));
+  return await subtle.generateKey({ name: 'RSASSA-PKCS1-v1_5', modulusLength: bits, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' }, true, [
+    'sign',
+    'verify',
+  ]);
 }
 
 export function generateKeyPair(algorithm: KeyAlgorithm): Promise<KeyPair> {

@@ -4,9 +4,7 @@ import { nistCurveName } from './keys.js';
 import { decodePemBlock, encodePem } from './pemBlocks.js';
 import { x509 } from './x509.js';
 
-export type CertificatesDecoding =
-  | { ok: true; certificates: x509.X509Certificate[] }
-  | { ok: false; reason: string };
+export type CertificatesDecoding = { ok: true; certificates: x509.X509Certificate[] } | { ok: false; reason: string };
 
 type CertificateParse = { ok: true; certificate: x509.X509Certificate } | { ok: false; reason: string };
 

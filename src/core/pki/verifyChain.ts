@@ -32,9 +32,7 @@ export interface ChainFailure {
   reason: string;
 }
 
-export type ChainVerification =
-  | { ok: true; chain: x509.X509Certificate[]; chains: x509.X509Certificate[][] }
-  | ({ ok: false } & ChainFailure);
+export type ChainVerification = { ok: true; chain: x509.X509Certificate[]; chains: x509.X509Certificate[][] } | ({ ok: false } & ChainFailure);
 
 export interface VerifyChainOptions {
   /** Also require the leaf to be valid for this DNS name (or IP), as Go's VerifyOptions.DNSName. */
@@ -211,11 +209,7 @@ interface BuildState {
  * a hint, but a candidate that verifies yet fails isValid (say, an expired anchor)
  * makes that validity error the result when no chain is found.
  */
-async function buildChains(
-  node: Node,
-  chain: Node[],
-  state: BuildState,
-): Promise<{ chains: Node[][]; error?: ChainFailure }> {
+async function buildChains(node: Node, chain: Node[], state: BuildState): Promise<{ chains: Node[][]; error?: ChainFailure }> {
   const chains: Node[][] = [];
   let error: ChainFailure | undefined;
   let hint: { reason: string; cert: Node } | undefined;
@@ -263,9 +257,7 @@ async function buildChains(
 
 /** Go's checkChainForKeyUsage: every certificate that restricts extended key usage must allow the requested one. */
 function chainAllowsUsage(chain: Node[], usage: string): boolean {
-  return chain.every(
-    (n) => n.info.extKeyUsage.length === 0 || n.info.extKeyUsage.includes(OID_EKU_ANY) || n.info.extKeyUsage.includes(usage),
-  );
+  return chain.every((n) => n.info.extKeyUsage.length === 0 || n.info.extKeyUsage.includes(OID_EKU_ANY) || n.info.extKeyUsage.includes(usage));
 }
 
 const HOSTNAME_CHARS = /^[a-zA-Z0-9_][a-zA-Z0-9_-]*$/;
@@ -288,10 +280,11 @@ function matchHostnames(pattern: string, host: string): boolean {
 /** Go's VerifyHostname and HostnameError texts. */
 function hostnameProblem(node: Node, host: string): string | undefined {
   const bare = host.length >= 3 && host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
-  const ipSans = node.cert
-    .getExtension(x509.SubjectAlternativeNameExtension)
-    ?.names.items.filter((n) => n.type === 'ip')
-    .map((n) => n.value) ?? [];
+  const ipSans =
+    node.cert
+      .getExtension(x509.SubjectAlternativeNameExtension)
+      ?.names.items.filter((n) => n.type === 'ip')
+      .map((n) => n.value) ?? [];
   if (isIP(bare) !== 0) {
     if (ipSans.includes(bare)) return undefined;
     if (ipSans.length === 0) return `x509: cannot validate certificate for ${bare} because it doesn't contain any IP SANs`;

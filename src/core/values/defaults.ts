@@ -181,10 +181,7 @@ const CHART_DEFAULTS: Values = deepFreeze<Values>({
     timeoutSeconds: 10,
     ...webhookTLS(),
     namespaceSelector: {
-      matchExpressions: [
-        admissionWebhooksNotDisabled(),
-        { key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system', 'cert-manager'] },
-      ],
+      matchExpressions: [admissionWebhooksNotDisabled(), { key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system', 'cert-manager'] }],
     },
     objectSelector: {
       matchExpressions: [

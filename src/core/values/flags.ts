@@ -78,8 +78,18 @@ function asString(v: FlagValue): string {
 }
 
 const BOOL_WORDS: Readonly<Record<string, boolean>> = {
-  '1': true, t: true, T: true, TRUE: true, true: true, True: true,
-  '0': false, f: false, F: false, FALSE: false, false: false, False: false,
+  '1': true,
+  t: true,
+  T: true,
+  TRUE: true,
+  true: true,
+  True: true,
+  '0': false,
+  f: false,
+  F: false,
+  FALSE: false,
+  false: false,
+  False: false,
 };
 
 /** strconv.ParseBool's accepted spellings, or undefined. */
@@ -156,39 +166,72 @@ function flag(spec: FlagSpec): ValueFlag {
 export const VALUE_FLAGS: readonly ValueFlag[] = Object.freeze([
   // A. install only
   flag({
-    name: 'cluster-domain', group: 'A', kind: 'string', default: 'cluster.local',
+    name: 'cluster-domain',
+    group: 'A',
+    kind: 'string',
+    default: 'cluster.local',
     help: 'Set custom cluster domain',
-    apply(v, x) { v.clusterDomain = asString(x); },
+    apply(v, x) {
+      v.clusterDomain = asString(x);
+    },
   }),
   flag({
-    name: 'identity-trust-domain', group: 'A', kind: 'string', default: '',
+    name: 'identity-trust-domain',
+    group: 'A',
+    kind: 'string',
+    default: '',
     help: 'Configures the name suffix used for identities.',
-    apply(v, x) { v.identityTrustDomain = asString(x); },
+    apply(v, x) {
+      v.identityTrustDomain = asString(x);
+    },
   }),
   flag({
-    name: 'identity-external-issuer', group: 'A', kind: 'bool', default: false,
+    name: 'identity-external-issuer',
+    group: 'A',
+    kind: 'bool',
+    default: false,
     help: 'Whether to use an external identity issuer (default false)',
-    apply(v, x) { v.identity.issuer.scheme = asBool(this, x) ? 'kubernetes.io/tls' : 'linkerd.io/tls'; },
+    apply(v, x) {
+      v.identity.issuer.scheme = asBool(this, x) ? 'kubernetes.io/tls' : 'linkerd.io/tls';
+    },
   }),
   flag({
-    name: 'identity-external-ca', group: 'A', kind: 'bool', default: false,
+    name: 'identity-external-ca',
+    group: 'A',
+    kind: 'bool',
+    default: false,
     help: 'Whether to use an external CA provider (default false)',
-    apply(v, x) { v.identity.externalCA = asBool(this, x); },
+    apply(v, x) {
+      v.identity.externalCA = asBool(this, x);
+    },
   }),
 
   // B. install + upgrade
   flag({
-    name: 'linkerd-cni-enabled', group: 'B', kind: 'bool', default: false,
+    name: 'linkerd-cni-enabled',
+    group: 'B',
+    kind: 'bool',
+    default: false,
     help: 'Omit the NET_ADMIN capability in the PSP and the proxy-init container when injecting the proxy; requires the linkerd-cni plugin to already be installed',
-    apply(v, x) { v.cniEnabled = asBool(this, x); },
+    apply(v, x) {
+      v.cniEnabled = asBool(this, x);
+    },
   }),
   flag({
-    name: 'controller-log-level', group: 'B', kind: 'string', default: 'info',
+    name: 'controller-log-level',
+    group: 'B',
+    kind: 'string',
+    default: 'info',
     help: 'Log level for the controller and web components',
-    apply(v, x) { v.controllerLogLevel = asString(x); },
+    apply(v, x) {
+      v.controllerLogLevel = asString(x);
+    },
   }),
   flag({
-    name: 'ha', group: 'B', kind: 'bool', default: false,
+    name: 'ha',
+    group: 'B',
+    kind: 'bool',
+    default: false,
     help: 'Enable HA deployment config for the control plane (default false)',
     apply(v, x) {
       const ha = asBool(this, x);
@@ -197,42 +240,81 @@ export const VALUE_FLAGS: readonly ValueFlag[] = Object.freeze([
     },
   }),
   flag({
-    name: 'controller-replicas', group: 'B', kind: 'int', unsigned: true, default: 1,
+    name: 'controller-replicas',
+    group: 'B',
+    kind: 'int',
+    unsigned: true,
+    default: 1,
     help: 'Replicas of the controller to deploy',
-    apply(v, x) { v.controllerReplicas = asInt(this, x); },
+    apply(v, x) {
+      v.controllerReplicas = asInt(this, x);
+    },
   }),
   flag({
-    name: 'controller-uid', group: 'B', kind: 'int', default: 2103,
+    name: 'controller-uid',
+    group: 'B',
+    kind: 'int',
+    default: 2103,
     help: 'Run the control plane components under this user ID',
-    apply(v, x) { v.controllerUID = asInt(this, x); },
+    apply(v, x) {
+      v.controllerUID = asInt(this, x);
+    },
   }),
   flag({
-    name: 'controller-gid', group: 'B', kind: 'int', default: -1,
+    name: 'controller-gid',
+    group: 'B',
+    kind: 'int',
+    default: -1,
     help: 'Run the control plane components under this group ID',
-    apply(v, x) { v.controllerGID = asInt(this, x); },
+    apply(v, x) {
+      v.controllerGID = asInt(this, x);
+    },
   }),
   flag({
-    name: 'disable-h2-upgrade', group: 'B', kind: 'bool', default: false,
+    name: 'disable-h2-upgrade',
+    group: 'B',
+    kind: 'bool',
+    default: false,
     help: 'Prevents the controller from instructing proxies to perform transparent HTTP/2 upgrading (default false)',
-    apply(v, x) { v.enableH2Upgrade = !asBool(this, x); },
+    apply(v, x) {
+      v.enableH2Upgrade = !asBool(this, x);
+    },
   }),
   flag({
-    name: 'disable-heartbeat', group: 'B', kind: 'bool', default: false,
+    name: 'disable-heartbeat',
+    group: 'B',
+    kind: 'bool',
+    default: false,
     help: 'Disables the heartbeat cronjob (default false)',
-    apply(v, x) { v.disableHeartBeat = asBool(this, x); },
+    apply(v, x) {
+      v.disableHeartBeat = asBool(this, x);
+    },
   }),
   flag({
-    name: 'identity-issuance-lifetime', group: 'B', kind: 'duration', default: '24h0m0s',
+    name: 'identity-issuance-lifetime',
+    group: 'B',
+    kind: 'duration',
+    default: '24h0m0s',
     help: 'The amount of time for which the Identity issuer should certify identity',
-    apply(v, x) { v.identity.issuer.issuanceLifetime = asDuration(this, x); },
+    apply(v, x) {
+      v.identity.issuer.issuanceLifetime = asDuration(this, x);
+    },
   }),
   flag({
-    name: 'identity-clock-skew-allowance', group: 'B', kind: 'duration', default: '20s',
+    name: 'identity-clock-skew-allowance',
+    group: 'B',
+    kind: 'duration',
+    default: '20s',
     help: 'The amount of time to allow for clock skew within a Linkerd cluster',
-    apply(v, x) { v.identity.issuer.clockSkewAllowance = asDuration(this, x); },
+    apply(v, x) {
+      v.identity.issuer.clockSkewAllowance = asDuration(this, x);
+    },
   }),
   flag({
-    name: 'identity-issuer-certificate-file', group: 'B', kind: 'string', default: '',
+    name: 'identity-issuer-certificate-file',
+    group: 'B',
+    kind: 'string',
+    default: '',
     help: 'A path to a PEM-encoded file containing the Linkerd Identity issuer certificate (generated by default)',
     apply(v, x, c) {
       const pem = (c.readFile ?? defaultReadFile)(asString(x));
@@ -240,7 +322,10 @@ export const VALUE_FLAGS: readonly ValueFlag[] = Object.freeze([
     },
   }),
   flag({
-    name: 'identity-issuer-key-file', group: 'B', kind: 'string', default: '',
+    name: 'identity-issuer-key-file',
+    group: 'B',
+    kind: 'string',
+    default: '',
     help: 'A path to a PEM-encoded file containing the Linkerd Identity issuer private key (generated by default)',
     apply(v, x, c) {
       const pem = (c.readFile ?? defaultReadFile)(asString(x));
@@ -248,24 +333,44 @@ export const VALUE_FLAGS: readonly ValueFlag[] = Object.freeze([
     },
   }),
   flag({
-    name: 'identity-trust-anchors-file', group: 'B', kind: 'string', default: '',
+    name: 'identity-trust-anchors-file',
+    group: 'B',
+    kind: 'string',
+    default: '',
     help: 'A path to a PEM-encoded file containing Linkerd Identity trust anchors (generated by default)',
-    apply(v, x, c) { v.identityTrustAnchorsPEM = (c.readFile ?? defaultReadFile)(asString(x)); },
+    apply(v, x, c) {
+      v.identityTrustAnchorsPEM = (c.readFile ?? defaultReadFile)(asString(x));
+    },
   }),
   flag({
-    name: 'enable-endpoint-slices', group: 'B', kind: 'bool', default: true,
+    name: 'enable-endpoint-slices',
+    group: 'B',
+    kind: 'bool',
+    default: true,
     help: 'Enables the usage of EndpointSlice informers and resources for destination service',
-    apply(v, x) { v.enableEndpointSlices = asBool(this, x); },
+    apply(v, x) {
+      v.enableEndpointSlices = asBool(this, x);
+    },
   }),
 
   // C. proxy flags (install, upgrade, inject)
   flag({
-    name: 'proxy-image', group: 'C', kind: 'string', default: 'cr.l5d.io/linkerd/proxy', hiddenInRelease: true,
+    name: 'proxy-image',
+    group: 'C',
+    kind: 'string',
+    default: 'cr.l5d.io/linkerd/proxy',
+    hiddenInRelease: true,
     help: 'Linkerd proxy container image name',
-    apply(v, x) { v.proxy.image.name = asString(x); },
+    apply(v, x) {
+      v.proxy.image.name = asString(x);
+    },
   }),
   flag({
-    name: 'image-pull-policy', group: 'C', kind: 'string', default: 'IfNotPresent', hiddenInRelease: true,
+    name: 'image-pull-policy',
+    group: 'C',
+    kind: 'string',
+    default: 'IfNotPresent',
+    hiddenInRelease: true,
     help: 'Docker image pull policy',
     apply(v, x) {
       const policy = asString(x);
@@ -275,53 +380,105 @@ export const VALUE_FLAGS: readonly ValueFlag[] = Object.freeze([
     },
   }),
   flag({
-    name: 'inbound-port', group: 'C', kind: 'int', unsigned: true, default: 4143,
+    name: 'inbound-port',
+    group: 'C',
+    kind: 'int',
+    unsigned: true,
+    default: 4143,
     help: 'Proxy port to use for inbound traffic',
-    apply(v, x) { v.proxy.ports.inbound = asInt(this, x); },
+    apply(v, x) {
+      v.proxy.ports.inbound = asInt(this, x);
+    },
   }),
   flag({
-    name: 'outbound-port', group: 'C', kind: 'int', unsigned: true, default: 4140,
+    name: 'outbound-port',
+    group: 'C',
+    kind: 'int',
+    unsigned: true,
+    default: 4140,
     help: 'Proxy port to use for outbound traffic',
-    apply(v, x) { v.proxy.ports.outbound = asInt(this, x); },
+    apply(v, x) {
+      v.proxy.ports.outbound = asInt(this, x);
+    },
   }),
   flag({
-    name: 'skip-inbound-ports', group: 'C', kind: 'stringSlice', default: [],
+    name: 'skip-inbound-ports',
+    group: 'C',
+    kind: 'stringSlice',
+    default: [],
     help: 'Ports and/or port ranges (inclusive) that should skip the proxy and send directly to the application',
     // Replaces the default `4567,4568` rather than extending it.
-    apply(v, x) { v.proxyInit.ignoreInboundPorts = asSlice(x).join(','); },
+    apply(v, x) {
+      v.proxyInit.ignoreInboundPorts = asSlice(x).join(',');
+    },
   }),
   flag({
-    name: 'skip-outbound-ports', group: 'C', kind: 'stringSlice', default: [],
+    name: 'skip-outbound-ports',
+    group: 'C',
+    kind: 'stringSlice',
+    default: [],
     help: 'Outbound ports and/or port ranges (inclusive) that should skip the proxy',
-    apply(v, x) { v.proxyInit.ignoreOutboundPorts = asSlice(x).join(','); },
+    apply(v, x) {
+      v.proxyInit.ignoreOutboundPorts = asSlice(x).join(',');
+    },
   }),
   flag({
-    name: 'proxy-uid', group: 'C', kind: 'int', default: 2102,
+    name: 'proxy-uid',
+    group: 'C',
+    kind: 'int',
+    default: 2102,
     help: 'Run the proxy under this user ID',
-    apply(v, x) { v.proxy.uid = asInt(this, x); },
+    apply(v, x) {
+      v.proxy.uid = asInt(this, x);
+    },
   }),
   flag({
-    name: 'proxy-gid', group: 'C', kind: 'int', default: -1,
+    name: 'proxy-gid',
+    group: 'C',
+    kind: 'int',
+    default: -1,
     help: 'Run the proxy under this group ID',
-    apply(v, x) { v.proxy.gid = asInt(this, x); },
+    apply(v, x) {
+      v.proxy.gid = asInt(this, x);
+    },
   }),
   flag({
-    name: 'proxy-log-level', group: 'C', kind: 'string', default: 'warn,linkerd=info,hickory=error',
+    name: 'proxy-log-level',
+    group: 'C',
+    kind: 'string',
+    default: 'warn,linkerd=info,hickory=error',
     help: 'Log level for the proxy',
-    apply(v, x) { v.proxy.logLevel = asString(x); },
+    apply(v, x) {
+      v.proxy.logLevel = asString(x);
+    },
   }),
   flag({
-    name: 'control-port', group: 'C', kind: 'int', unsigned: true, default: 4190,
+    name: 'control-port',
+    group: 'C',
+    kind: 'int',
+    unsigned: true,
+    default: 4190,
     help: 'Proxy port to use for control',
-    apply(v, x) { v.proxy.ports.control = asInt(this, x); },
+    apply(v, x) {
+      v.proxy.ports.control = asInt(this, x);
+    },
   }),
   flag({
-    name: 'admin-port', group: 'C', kind: 'int', unsigned: true, default: 4191,
+    name: 'admin-port',
+    group: 'C',
+    kind: 'int',
+    unsigned: true,
+    default: 4191,
     help: 'Proxy port to serve metrics on',
-    apply(v, x) { v.proxy.ports.admin = asInt(this, x); },
+    apply(v, x) {
+      v.proxy.ports.admin = asInt(this, x);
+    },
   }),
   flag({
-    name: 'proxy-cpu-request', group: 'C', kind: 'string', default: '',
+    name: 'proxy-cpu-request',
+    group: 'C',
+    kind: 'string',
+    default: '',
     help: 'Amount of CPU units that the proxy sidecar requests',
     apply(v, x) {
       const q = asString(x);
@@ -331,7 +488,10 @@ export const VALUE_FLAGS: readonly ValueFlag[] = Object.freeze([
     },
   }),
   flag({
-    name: 'proxy-cpu-limit', group: 'C', kind: 'string', default: '',
+    name: 'proxy-cpu-limit',
+    group: 'C',
+    kind: 'string',
+    default: '',
     help: 'Maximum amount of CPU units that the proxy sidecar can use',
     apply(v, x) {
       const q = asString(x);
@@ -340,44 +500,87 @@ export const VALUE_FLAGS: readonly ValueFlag[] = Object.freeze([
     },
   }),
   flag({
-    name: 'proxy-memory-request', group: 'C', kind: 'string', default: '',
+    name: 'proxy-memory-request',
+    group: 'C',
+    kind: 'string',
+    default: '',
     help: 'Amount of Memory that the proxy sidecar requests',
-    apply(v, x) { v.proxy.resources.memory.request = asString(x); },
+    apply(v, x) {
+      v.proxy.resources.memory.request = asString(x);
+    },
   }),
   flag({
-    name: 'proxy-memory-limit', group: 'C', kind: 'string', default: '',
+    name: 'proxy-memory-limit',
+    group: 'C',
+    kind: 'string',
+    default: '',
     help: 'Maximum amount of Memory that the proxy sidecar can use',
-    apply(v, x) { v.proxy.resources.memory.limit = asString(x); },
+    apply(v, x) {
+      v.proxy.resources.memory.limit = asString(x);
+    },
   }),
   flag({
-    name: 'enable-external-profiles', group: 'C', kind: 'bool', default: false,
+    name: 'enable-external-profiles',
+    group: 'C',
+    kind: 'bool',
+    default: false,
     help: 'Enable service profiles for non-Kubernetes services',
-    apply(v, x) { v.proxy.enableExternalProfiles = asBool(this, x); },
+    apply(v, x) {
+      v.proxy.enableExternalProfiles = asBool(this, x);
+    },
   }),
   flag({
-    name: 'default-inbound-policy', group: 'C', kind: 'string', default: 'all-unauthenticated',
+    name: 'default-inbound-policy',
+    group: 'C',
+    kind: 'string',
+    default: 'all-unauthenticated',
     help: 'Inbound policy to use to control inbound access to the proxy',
-    apply(v, x) { v.proxy.defaultInboundPolicy = asString(x); },
+    apply(v, x) {
+      v.proxy.defaultInboundPolicy = asString(x);
+    },
   }),
   flag({
-    name: 'proxy-memory', group: 'C', kind: 'string', default: '', deprecated: 'use --proxy-memory-request instead',
+    name: 'proxy-memory',
+    group: 'C',
+    kind: 'string',
+    default: '',
+    deprecated: 'use --proxy-memory-request instead',
     help: 'Amount of Memory that the proxy sidecar requests',
-    apply(v, x) { v.proxy.resources.memory.request = asString(x); },
+    apply(v, x) {
+      v.proxy.resources.memory.request = asString(x);
+    },
   }),
   flag({
-    name: 'proxy-cpu', group: 'C', kind: 'string', default: '', deprecated: 'use --proxy-cpu-request instead',
+    name: 'proxy-cpu',
+    group: 'C',
+    kind: 'string',
+    default: '',
+    deprecated: 'use --proxy-cpu-request instead',
     help: 'Amount of CPU units that the proxy sidecar requests',
     // Unlike --proxy-cpu-request, the deprecated flag never touched the worker count.
-    apply(v, x) { v.proxy.resources.cpu.request = asString(x); },
+    apply(v, x) {
+      v.proxy.resources.cpu.request = asString(x);
+    },
   }),
   flag({
-    name: 'proxy-version', short: 'v', group: 'C', kind: 'string', default: '', hiddenInRelease: true,
+    name: 'proxy-version',
+    short: 'v',
+    group: 'C',
+    kind: 'string',
+    default: '',
+    hiddenInRelease: true,
     deprecated: 'use --set proxy.image.version=<version> instead',
     help: 'Tag to be used for the Linkerd proxy images',
-    apply(v, x) { v.proxy.image.version = asString(x); },
+    apply(v, x) {
+      v.proxy.image.version = asString(x);
+    },
   }),
   flag({
-    name: 'registry', group: 'C', kind: 'string', default: DEFAULT_REGISTRY, env: 'LINKERD_DOCKER_REGISTRY',
+    name: 'registry',
+    group: 'C',
+    kind: 'string',
+    default: DEFAULT_REGISTRY,
+    env: 'LINKERD_DOCKER_REGISTRY',
     help: 'Docker registry to pull images from ($LINKERD_DOCKER_REGISTRY)',
     apply(v, x) {
       const registry = asString(x);
@@ -390,36 +593,68 @@ export const VALUE_FLAGS: readonly ValueFlag[] = Object.freeze([
 
   // D. inject only
   flag({
-    name: 'native-sidecar', group: 'D', kind: 'bool', default: false,
+    name: 'native-sidecar',
+    group: 'D',
+    kind: 'bool',
+    default: false,
     help: 'Run the proxy as a native sidecar (first in initContainers, restartPolicy Always), as the chart does by default; --native-sidecar=false puts it in containers instead. With --manual this shapes the pod spec, otherwise it sets the proxy-enable-native-sidecar annotation',
     // The flag defaults to false while the chart value defaults to true: only an explicit
     // `--native-sidecar=false` changes anything.
-    apply(v, x) { v.proxy.nativeSidecar = asBool(this, x); },
+    apply(v, x) {
+      v.proxy.nativeSidecar = asBool(this, x);
+    },
   }),
   flag({
-    name: 'wait-before-exit-seconds', group: 'D', kind: 'int', unsigned: true, default: 0,
+    name: 'wait-before-exit-seconds',
+    group: 'D',
+    kind: 'int',
+    unsigned: true,
+    default: 0,
     help: 'The period during which the proxy sidecar must stay alive while its pod is terminating. Must be smaller than terminationGracePeriodSeconds for the pod (default 0)',
-    apply(v, x) { v.proxy.waitBeforeExitSeconds = asInt(this, x); },
+    apply(v, x) {
+      v.proxy.waitBeforeExitSeconds = asInt(this, x);
+    },
   }),
   flag({
-    name: 'disable-identity', group: 'D', kind: 'bool', default: false, hidden: true,
+    name: 'disable-identity',
+    group: 'D',
+    kind: 'bool',
+    default: false,
+    hidden: true,
     help: 'Disables resources from participating in TLS identity',
-    apply() { throw new UserError('--disable-identity is no longer supported; identity is always required'); },
+    apply() {
+      throw new UserError('--disable-identity is no longer supported; identity is always required');
+    },
   }),
   flag({
-    name: 'require-identity-on-inbound-ports', group: 'D', kind: 'stringSlice', default: [''],
+    name: 'require-identity-on-inbound-ports',
+    group: 'D',
+    kind: 'stringSlice',
+    default: [''],
     help: 'Inbound ports on which the proxy should require identity',
-    apply(v, x) { v.proxy.requireIdentityOnInboundPorts = asSlice(x).join(','); },
+    apply(v, x) {
+      v.proxy.requireIdentityOnInboundPorts = asSlice(x).join(',');
+    },
   }),
   flag({
-    name: 'ingress', group: 'D', kind: 'bool', default: false,
+    name: 'ingress',
+    group: 'D',
+    kind: 'bool',
+    default: false,
     help: 'Enable ingress mode in the linkerd proxy',
-    apply(v, x) { v.proxy.isIngress = asBool(this, x); },
+    apply(v, x) {
+      v.proxy.isIngress = asBool(this, x);
+    },
   }),
   flag({
-    name: 'opaque-ports', group: 'D', kind: 'stringSlice', default: ['25', '587', '3306', '4444', '5432', '6379', '9300', '11211'],
+    name: 'opaque-ports',
+    group: 'D',
+    kind: 'stringSlice',
+    default: ['25', '587', '3306', '4444', '5432', '6379', '9300', '11211'],
     help: 'Set opaque ports on the proxy',
-    apply(v, x) { v.proxy.opaquePorts = asSlice(x).join(','); },
+    apply(v, x) {
+      v.proxy.opaquePorts = asSlice(x).join(',');
+    },
   }),
 ]);
 

@@ -5,8 +5,7 @@ import { UserError } from '../errors.js';
  * accepts them. Error texts are apimachinery's, because linkerd surfaces them verbatim.
  */
 
-export const QUANTITY_FORMAT_ERROR =
-  "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+export const QUANTITY_FORMAT_ERROR = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 export const QUANTITY_SUFFIX_ERROR = "unable to parse quantity's suffix";
 
 const SHAPE = /^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/;
@@ -15,10 +14,24 @@ const EXPONENT = /^[eE][+-]?[0-9]+$/;
 
 /** Decimal SI suffixes as powers of ten (note: `k`, not `K`). */
 const DECIMAL_EXPONENT: Readonly<Record<string, number>> = {
-  '': 0, n: -9, u: -6, m: -3, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18,
+  '': 0,
+  n: -9,
+  u: -6,
+  m: -3,
+  k: 3,
+  M: 6,
+  G: 9,
+  T: 12,
+  P: 15,
+  E: 18,
 };
 const BINARY_MULTIPLIER: Readonly<Record<string, number>> = {
-  Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60,
+  Ki: 2 ** 10,
+  Mi: 2 ** 20,
+  Gi: 2 ** 30,
+  Ti: 2 ** 40,
+  Pi: 2 ** 50,
+  Ei: 2 ** 60,
 };
 
 function scaleByPowerOfTen(n: number, exp: number): number {

@@ -255,9 +255,7 @@ const podMonitor = z.strictObject({
 
 const deploymentStrategy = z.strictObject({
   type: str.optional(),
-  rollingUpdate: z
-    .strictObject({ maxUnavailable: intOrString.optional(), maxSurge: intOrString.optional() })
-    .optional(),
+  rollingUpdate: z.strictObject({ maxUnavailable: intOrString.optional(), maxSurge: intOrString.optional() }).optional(),
 });
 
 export const ValuesSchema = z.strictObject({
@@ -373,8 +371,4 @@ export type Values = z.infer<typeof ValuesSchema>;
 export type ValuesInput = z.input<typeof ValuesSchema>;
 
 /** Every key optional, recursively; arrays are replaced whole, as in Helm. */
-export type DeepPartial<T> = T extends readonly (infer U)[]
-  ? U[]
-  : T extends object
-    ? { [K in keyof T]?: DeepPartial<T[K]> }
-    : T;
+export type DeepPartial<T> = T extends readonly (infer U)[] ? U[] : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;

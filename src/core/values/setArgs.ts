@@ -107,9 +107,7 @@ class Parser {
         throw new ParseError(`key ${JSON.stringify(k)} has no value (cannot end with ,)`);
       case '.': {
         if (level + 1 > MAX_NESTED_NAME_LEVEL) {
-          throw new ParseError(
-            `value name nested level is greater than maximum supported nested level of ${MAX_NESTED_NAME_LEVEL}`,
-          );
+          throw new ParseError(`value name nested level is greater than maximum supported nested level of ${MAX_NESTED_NAME_LEVEL}`);
         }
         const existing = getKey(data, k);
         if (existing !== undefined && !isMap(existing)) {

@@ -21,14 +21,7 @@ const LOGRUS_LEVELS = new Set(['panic', 'fatal', 'error', 'warn', 'warning', 'in
 
 const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
 
-export const INBOUND_POLICIES = [
-  'all-authenticated',
-  'all-unauthenticated',
-  'cluster-authenticated',
-  'cluster-unauthenticated',
-  'deny',
-  'audit',
-] as const;
+export const INBOUND_POLICIES = ['all-authenticated', 'all-unauthenticated', 'cluster-authenticated', 'cluster-unauthenticated', 'deny', 'audit'] as const;
 
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
@@ -76,9 +69,7 @@ function limitAtLeastRequest(resource: 'cpu' | 'memory', value: (q: string) => n
     const bad = checkQuantity(limit, `${resource} limit`, `--proxy-${resource}-limit`);
     if (bad) return bad;
     const requested = isQuantity(request) ? value(request) : 0;
-    return requested > value(limit)
-      ? `The ${resource} limit '${limit}' cannot be lower than the ${resource} request '${request}'`
-      : undefined;
+    return requested > value(limit) ? `The ${resource} limit '${limit}' cannot be lower than the ${resource} request '${request}'` : undefined;
   };
 }
 
@@ -96,9 +87,7 @@ function firstPortError(list: string): string | undefined {
 const RULES: readonly Rule[] = [
   (v) => (VERSION.test(v.linkerdVersion) ? undefined : `${v.linkerdVersion} is not a valid version`),
   (v) =>
-    LOGRUS_LEVELS.has(v.controllerLogLevel.toLowerCase())
-      ? undefined
-      : '--controller-log-level must be one of: panic, fatal, error, warn, info, debug, trace',
+    LOGRUS_LEVELS.has(v.controllerLogLevel.toLowerCase()) ? undefined : '--controller-log-level must be one of: panic, fatal, error, warn, info, debug, trace',
   (v) => (v.proxy.logLevel === '' ? '--proxy-log-level must not be empty' : undefined),
   (v) => {
     const d = v.identityTrustDomain;
@@ -113,10 +102,7 @@ const RULES: readonly Rule[] = [
     const ver = v.proxy.image.version;
     return ver !== '' && !VERSION.test(ver) ? `${ver} is not a valid version` : undefined;
   },
-  (v) =>
-    PULL_POLICIES.includes(v.imagePullPolicy)
-      ? undefined
-      : '--image-pull-policy must be one of: Always, IfNotPresent, Never',
+  (v) => (PULL_POLICIES.includes(v.imagePullPolicy) ? undefined : '--image-pull-policy must be one of: Always, IfNotPresent, Never'),
   (v) => checkQuantity(v.proxy.resources.cpu.request, 'cpu request', '--proxy-cpu-request'),
   (v) => checkQuantity(v.proxy.resources.memory.request, 'memory request', '--proxy-memory-request'),
   limitAtLeastRequest('cpu', milliValue),

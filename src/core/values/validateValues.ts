@@ -25,7 +25,10 @@ function describe(issue: Issue, input: unknown): { path: PropertyKey[]; reason: 
   const got = getPath(input, path);
   switch (issue.code) {
     case 'unrecognized_keys':
-      return { path: [...path, ...issue.keys.slice(0, 1)], reason: issue.keys.length > 1 ? `unknown key (also: ${issue.keys.slice(1).join(', ')})` : 'unknown key' };
+      return {
+        path: [...path, ...issue.keys.slice(0, 1)],
+        reason: issue.keys.length > 1 ? `unknown key (also: ${issue.keys.slice(1).join(', ')})` : 'unknown key',
+      };
     case 'invalid_type':
       if (issue.expected === 'int' && typeof got === 'number') return { path, reason: `expected integer, got ${got}` };
       return { path, reason: `expected ${expectedName(issue.expected)}, got ${typeName(got)}` };

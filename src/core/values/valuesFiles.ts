@@ -86,10 +86,7 @@ export interface ValuesFile {
  * Reads and parses each `-f` file, in order (later files override earlier ones when merged).
  * A repeated `-f -` is refused before anything is read: the second would find stdin empty.
  */
-export async function readValuesFiles(
-  paths: readonly string[],
-  reader: ValuesReader = readValuesFile,
-): Promise<ValuesFile[]> {
+export async function readValuesFiles(paths: readonly string[], reader: ValuesReader = readValuesFile): Promise<ValuesFile[]> {
   const fromStdin = paths.filter((p) => p === STDIN_ARG).length;
   if (fromStdin > 1) throw new UserError(`-f -: standard input can be read only once, but -f - was given ${fromStdin} times`);
   const out: ValuesFile[] = [];

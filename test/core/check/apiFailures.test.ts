@@ -23,7 +23,9 @@ describe('when the Kubernetes API cannot be used', () => {
   it('an unreachable server fails "can query the Kubernetes API", in kubernetes-api, fatally', async () => {
     const s = await serve();
     const port = await closedPort();
-    const kubeconfig = writeKubeconfig(path.join(s.dir, 'unreachable'), [{ name: 'gone', server: `https://127.0.0.1:${port}`, caPem: s.caPem, token: s.token }]);
+    const kubeconfig = writeKubeconfig(path.join(s.dir, 'unreachable'), [
+      { name: 'gone', server: `https://127.0.0.1:${port}`, caPem: s.caPem, token: s.token },
+    ]);
     const report = await runCheck(request(kubeconfig));
     const error = `Get "https://127.0.0.1:${port}/version": dial tcp 127.0.0.1:${port}: connect: connection refused`;
     expect(summary(report)).toEqual(['L5D1001 success', `L5D1002 error: ${error}`]);
@@ -38,7 +40,15 @@ describe('when the Kubernetes API cannot be used', () => {
           categoryName: 'kubernetes-api',
           checks: [
             { description: 'can initialize the client', result: 'success', id: 'L5D1001', severity: 'fatal', durationMs: expect.any(Number) },
-            { description: 'can query the Kubernetes API', hint: `${HINTS}k8s-api`, error, result: 'error', id: 'L5D1002', severity: 'fatal', durationMs: expect.any(Number) },
+            {
+              description: 'can query the Kubernetes API',
+              hint: `${HINTS}k8s-api`,
+              error,
+              result: 'error',
+              id: 'L5D1002',
+              severity: 'fatal',
+              durationMs: expect.any(Number),
+            },
           ],
         },
       ],
@@ -110,7 +120,10 @@ describe('the latest-version check', () => {
   it('warns that the latest version could not be determined when versioncheck is unreachable, and skips comparisons', async () => {
     const cluster = await healthyCluster();
     const port = await closedPort();
-    const { report } = await checkAgainst(cluster.objects, { expectedVersion: undefined, versionCheck: { url: `http://127.0.0.1:${port}/version.json`, timeoutMs: 1_000 } });
+    const { report } = await checkAgainst(cluster.objects, {
+      expectedVersion: undefined,
+      versionCheck: { url: `http://127.0.0.1:${port}/version.json`, timeoutMs: 1_000 },
+    });
     expect(result(report, 'L5D2101')).toMatchObject({
       status: 'warning',
       error: expect.stringMatching(
@@ -133,7 +146,9 @@ describe('the latest-version check', () => {
     const cluster = await healthyCluster();
     // The server never answers: only the client's deadline can end this, as the message says.
     const { report } = await checkAgainst(cluster.objects, { expectedVersion: undefined, versionCheck: { url: srv.url, timeoutMs: 300 } });
-    expect(result(report, 'L5D2101').error).toMatch(/^the latest version could not be determined: Get "http:\/\/127\.0\.0\.1:\d+\/version\.json\?[^"]+": context deadline exceeded \(Client\.Timeout exceeded while awaiting headers\);/);
+    expect(result(report, 'L5D2101').error).toMatch(
+      /^the latest version could not be determined: Get "http:\/\/127\.0\.0\.1:\d+\/version\.json\?[^"]+": context deadline exceeded \(Client\.Timeout exceeded while awaiting headers\);/,
+    );
   });
 
   it('compares with what versioncheck answers, sending the install id', async () => {

@@ -107,7 +107,9 @@ describe('linkerd check on a healthy install', () => {
         { description: 'can query the Kubernetes API', result: 'success', id: 'L5D1002', severity: 'fatal', durationMs: expect.any(Number) },
       ],
     });
-    expect(out.junit).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="linkerd check" tests="43" failures="0" errors="0" skipped="0" time="[\d.]+">/);
+    expect(out.junit).toMatch(
+      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="linkerd check" tests="43" failures="0" errors="0" skipped="0" time="[\d.]+">/,
+    );
     expect(out.junit).toContain('<testcase classname="linkerd-check.kubernetes-api" name="L5D1001 can initialize the client" time=');
   });
 
@@ -132,11 +134,19 @@ describe('CustomResourceDefinitions', () => {
     expect(r).toMatchObject({ status: 'error', error: `missing ${missing}`, hint: `${HINTS}l5d-existence-crd`, stoppedRun: true });
     expect(r.retries).toBeGreaterThan(0);
     const out = render(report);
-    expect(out.table).toContain(`linkerd-crd\n-----------\n× control plane CustomResourceDefinitions exist\n    missing ${missing}\n    see ${HINTS}l5d-existence-crd for hints\n\nStatus check results are ×\n`);
+    expect(out.table).toContain(
+      `linkerd-crd\n-----------\n× control plane CustomResourceDefinitions exist\n    missing ${missing}\n    see ${HINTS}l5d-existence-crd for hints\n\nStatus check results are ×\n`,
+    );
     expect(out.short).toBe(
       `Linkerd core checks\n===================\n\nlinkerd-crd\n-----------\n× control plane CustomResourceDefinitions exist\n    missing ${missing}\n    see ${HINTS}l5d-existence-crd for hints\n\nStatus check results are ×\n`,
     );
-    expect(jsonCheck(out.json, 'control plane CustomResourceDefinitions exist')).toMatchObject({ hint: `${HINTS}l5d-existence-crd`, error: `missing ${missing}`, result: 'error', id: 'L5D1401', severity: 'fatal' });
+    expect(jsonCheck(out.json, 'control plane CustomResourceDefinitions exist')).toMatchObject({
+      hint: `${HINTS}l5d-existence-crd`,
+      error: `missing ${missing}`,
+      result: 'error',
+      id: 'L5D1401',
+      severity: 'fatal',
+    });
     expect(JSON.parse(out.json).success).toBe(false);
     expect(out.junit).toContain(`<failure type="fatal" message="missing ${missing}">missing ${missing}\nsee ${HINTS}l5d-existence-crd for hints</failure>`);
     // linkerd-version comes after linkerd-crd: it never ran.
@@ -171,7 +181,9 @@ describe('Gateway API CRDs', () => {
       const { report } = await checkAgainst(cluster.objects, { mode });
       const last = report.results[report.results.length - 1];
       expect(last).toMatchObject({ id: 'L5D1201', status: 'error', stoppedRun: true, hint: `${HINTS}gateway-api-crd` });
-      expect(last.error).toContain('The Gateway API CRDs must be installed prior to installing Linkerd. Run:\n    kubectl apply --server-side -f https://github.com/kubernetes-sigs/gateway-api/releases/download/v1.5.1/standard-install.yaml');
+      expect(last.error).toContain(
+        'The Gateway API CRDs must be installed prior to installing Linkerd. Run:\n    kubectl apply --server-side -f https://github.com/kubernetes-sigs/gateway-api/releases/download/v1.5.1/standard-install.yaml',
+      );
     }
   });
 
@@ -202,14 +214,19 @@ describe('Kubernetes version', () => {
     const cluster = await healthyCluster();
     const { report } = await checkAgainst(cluster.objects, { mode: 'crds' }, { version: 'v1.29.4' });
     const r = result(report, 'L5D1101');
-    expect(r).toMatchObject({ status: 'error', error: 'Kubernetes is on version [1.29.4], but version [1.31.0] or more recent is required', hint: `${HINTS}k8s-version` });
+    expect(r).toMatchObject({
+      status: 'error',
+      error: 'Kubernetes is on version [1.29.4], but version [1.31.0] or more recent is required',
+      hint: `${HINTS}k8s-version`,
+    });
     expect(result(report, 'L5D1401').status).toBe('success');
     expect(render(report).exitCode).toBe(1);
   });
 });
 
 describe('control plane pods', () => {
-  const destinationPod = (objects: StoredObject[]) => objects.find((o) => o.kind === 'Pod' && o.metadata.name.startsWith('linkerd-destination-'))!.metadata.name;
+  const destinationPod = (objects: StoredObject[]) =>
+    objects.find((o) => o.kind === 'Pod' && o.metadata.name.startsWith('linkerd-destination-'))!.metadata.name;
 
   it('wait for a container that is not ready yet, then fail with the container named', async () => {
     const cluster = await healthyCluster();
@@ -230,7 +247,10 @@ describe('control plane pods', () => {
     const name = destinationPod(cluster.objects);
     const objects = edit(cluster.objects, 'Pod', name, (p) => ({
       ...p,
-      status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/1 nodes are available: 1 Insufficient memory.' }] },
+      status: {
+        phase: 'Pending',
+        conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/1 nodes are available: 1 Insufficient memory.' }],
+      },
     }));
     const time = virtualTime();
     const { report } = await checkAgainst(objects, { waitMs: 60_000, clock: time.clock, sleep: time.sleep });
@@ -242,7 +262,9 @@ describe('control plane pods', () => {
       retries: 0,
     });
     const out = render(report);
-    expect(out.table).toContain(`‼ no unschedulable pods\n    ${name}: 0/1 nodes are available: 1 Insufficient memory.\n    see ${HINTS}l5d-existence-unschedulable-pods for hints\n`);
+    expect(out.table).toContain(
+      `‼ no unschedulable pods\n    ${name}: 0/1 nodes are available: 1 Insufficient memory.\n    see ${HINTS}l5d-existence-unschedulable-pods for hints\n`,
+    );
   });
 
   it('fail at once when a container is crash-looping', async () => {
@@ -250,7 +272,12 @@ describe('control plane pods', () => {
     const name = destinationPod(cluster.objects);
     const objects = edit(cluster.objects, 'Pod', name, (p) => {
       const status = p.status as { containerStatuses: Array<Record<string, unknown>> };
-      status.containerStatuses[0] = { name: 'destination', ready: false, restartCount: 12, state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 5m0s' } } };
+      status.containerStatuses[0] = {
+        name: 'destination',
+        ready: false,
+        restartCount: 12,
+        state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 5m0s' } },
+      };
       return p;
     });
     const { report } = await checkAgainst(objects, { waitMs: 60_000 });
@@ -264,7 +291,9 @@ describe('control plane pods', () => {
     const cluster = await healthyCluster();
     const rs = cluster.objects.find((o) => o.kind === 'ReplicaSet' && o.metadata.name.startsWith('linkerd-identity-'))!.metadata.name;
     const objects = edit(cluster.objects, 'ReplicaSet', rs, (r) => {
-      (r.status as Record<string, unknown>).conditions = [{ type: 'ReplicaFailure', status: 'True', reason: 'FailedCreate', message: 'pods "linkerd-identity-x" is forbidden: exceeded quota' }];
+      (r.status as Record<string, unknown>).conditions = [
+        { type: 'ReplicaFailure', status: 'True', reason: 'FailedCreate', message: 'pods "linkerd-identity-x" is forbidden: exceeded quota' },
+      ];
       return r;
     });
     const { report } = await checkAgainst(objects);
@@ -281,7 +310,9 @@ describe('control plane configuration', () => {
 
   it("stops at 'linkerd-config' when Linkerd is not installed", async () => {
     const cluster = await healthyCluster();
-    const { report } = await checkAgainst(cluster.objects.filter((o) => o.metadata.namespace !== 'linkerd' && !(o.kind === 'Namespace' && o.metadata.name === 'linkerd')));
+    const { report } = await checkAgainst(
+      cluster.objects.filter((o) => o.metadata.namespace !== 'linkerd' && !(o.kind === 'Namespace' && o.metadata.name === 'linkerd')),
+    );
     expect(summary(report).slice(-1)).toEqual(['L5D1501 error: configmaps "linkerd-config" not found']);
   });
 
@@ -291,7 +322,9 @@ describe('control plane configuration', () => {
     expect(result(report, 'L5D1506').error).toBe(
       'node has podCIDR(s) [10.244.0.0/24] which are not contained in the Linkerd clusterNetworks.\n\tTry installing linkerd via --set clusterNetworks="10.244.0.0/24"',
     );
-    expect(result(report, 'L5D1507').error).toMatch(/^the Linkerd clusterNetworks \["10.0.0.0\/16"\] do not include pod linkerd\/linkerd-\S+ \(10.244.0.\d+\)$/);
+    expect(result(report, 'L5D1507').error).toMatch(
+      /^the Linkerd clusterNetworks \["10.0.0.0\/16"\] do not include pod linkerd\/linkerd-\S+ \(10.244.0.\d+\)$/,
+    );
     expect(result(report, 'L5D1508').error).toBe('the Linkerd clusterNetworks ["10.0.0.0/16"] do not include svc default/kubernetes (10.96.0.1)');
   });
 });
@@ -322,7 +355,8 @@ describe('extension namespaces', () => {
     const { report } = await checkAgainst([...cluster.objects, ns('linkerd-viz'), ns('viz-copy')]);
     expect(result(report, 'L5D2701')).toMatchObject({
       status: 'warning',
-      error: 'some extensions have invalid configuration\n\t* label "linkerd.io/extension=viz" is present on more than one namespace:\n\t\t* linkerd-viz\n\t\t* viz-copy',
+      error:
+        'some extensions have invalid configuration\n\t* label "linkerd.io/extension=viz" is present on more than one namespace:\n\t\t* linkerd-viz\n\t\t* viz-copy',
     });
   });
 });
@@ -331,7 +365,12 @@ describe('the CNI plugin', () => {
   const cniObjects = (ready: number) => [
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'linkerd-cni' } },
     { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'linkerd-cni-config', namespace: 'linkerd-cni' }, data: {} },
-    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'linkerd-cni', labels: { 'linkerd.io/cni-resource': 'true' } }, rules: [] },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'linkerd-cni', labels: { 'linkerd.io/cni-resource': 'true' } },
+      rules: [],
+    },
     {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRoleBinding',
@@ -340,7 +379,13 @@ describe('the CNI plugin', () => {
       subjects: [],
     },
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'linkerd-cni', namespace: 'linkerd-cni' } },
-    { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'linkerd-cni', namespace: 'linkerd-cni' }, spec: {}, status: { desiredNumberScheduled: 2, numberReady: ready } },
+    {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'linkerd-cni', namespace: 'linkerd-cni' },
+      spec: {},
+      status: { desiredNumberScheduled: 2, numberReady: ready },
+    },
   ];
 
   it('is not checked (nor shown) when CNI is not enabled', async () => {

@@ -47,9 +47,24 @@ describe('linkerd check --proxy', () => {
   });
 
   for (const [file, pod, status, detail] of [
-    ['crashloop.yaml', 'vote-bot-7d8f9c6b5-qw2er', 'CrashLoopBackOff', 'container vote-bot is crash-looping (CrashLoopBackOff, 7 restarts): back-off 5m0s restarting failed container=vote-bot pod=vote-bot-7d8f9c6b5-qw2er_emojivoto'],
-    ['unschedulable.yaml', 'web-5f86686c4d-zz9xq', 'Pending', 'is unschedulable: 0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.'],
-    ['image-pull.yaml', 'emoji-696d9d8f95-k8s7d', 'ImagePullBackOff', 'container emoji-svc cannot pull its image (ImagePullBackOff): Back-off pulling image "docker.l5d.io/buoyantio/emojivoto-emoji-svc:v999"'],
+    [
+      'crashloop.yaml',
+      'vote-bot-7d8f9c6b5-qw2er',
+      'CrashLoopBackOff',
+      'container vote-bot is crash-looping (CrashLoopBackOff, 7 restarts): back-off 5m0s restarting failed container=vote-bot pod=vote-bot-7d8f9c6b5-qw2er_emojivoto',
+    ],
+    [
+      'unschedulable.yaml',
+      'web-5f86686c4d-zz9xq',
+      'Pending',
+      'is unschedulable: 0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.',
+    ],
+    [
+      'image-pull.yaml',
+      'emoji-696d9d8f95-k8s7d',
+      'ImagePullBackOff',
+      'container emoji-svc cannot pull its image (ImagePullBackOff): Back-off pulling image "docker.l5d.io/buoyantio/emojivoto-emoji-svc:v999"',
+    ],
   ] as const) {
     it(`fails at once on a terminal pod state (${status}), without waiting for --wait`, async () => {
       const cluster = await healthyCluster({ scenarios: ['emojivoto.yaml', file] });
@@ -59,7 +74,9 @@ describe('linkerd check --proxy', () => {
       const error = `pod "${pod}" status is ${status}: ${detail}`;
       expect(result(report, 'L5D2402')).toMatchObject({ status: 'error', error, retries: 0, stoppedRun: true, hint: `${HINTS}l5d-data-plane-ready` });
       const out = render(report);
-      expect(out.table).toContain(`linkerd-data-plane\n------------------\n√ data plane namespace exists\n× data plane proxies are ready\n    ${error}\n    see ${HINTS}l5d-data-plane-ready for hints\n\nStatus check results are ×\n`);
+      expect(out.table).toContain(
+        `linkerd-data-plane\n------------------\n√ data plane namespace exists\n× data plane proxies are ready\n    ${error}\n    see ${HINTS}l5d-data-plane-ready for hints\n\nStatus check results are ×\n`,
+      );
       expect(out.short).toContain(`linkerd-data-plane\n------------------\n× data plane proxies are ready\n    ${error}\n`);
       expect(jsonCheck(out.json, 'data plane proxies are ready')).toMatchObject({ error, result: 'error', id: 'L5D2402', severity: 'fatal' });
       expect(out.junit).toContain(`<failure type="fatal" message="${error.replace(/"/g, '&quot;')}">`);
@@ -79,13 +96,19 @@ describe('linkerd check --proxy', () => {
 
   it('lists pods that carry an old trust bundle', async () => {
     const cluster = await healthyCluster({ scenarios: ['emojivoto.yaml'] });
-    const old = await createTrustAnchor({ commonName: 'root.linkerd.cluster.local', notBefore: new Date(Date.now() - 86_400_000), notAfter: new Date(Date.now() + 86_400_000) });
+    const old = await createTrustAnchor({
+      commonName: 'root.linkerd.cluster.local',
+      notBefore: new Date(Date.now() - 86_400_000),
+      notAfter: new Date(Date.now() + 86_400_000),
+    });
     const objects = edit(
       cluster.objects,
       'Pod',
       'web-5f86686c4d-58p7k',
       (p) => {
-        const proxy = (p.spec as { initContainers: Array<{ name: string; env?: Array<{ name: string; value: string }> }> }).initContainers.find((c) => c.name === 'linkerd-proxy')!;
+        const proxy = (p.spec as { initContainers: Array<{ name: string; env?: Array<{ name: string; value: string }> }> }).initContainers.find(
+          (c) => c.name === 'linkerd-proxy',
+        )!;
         proxy.env![0].value = old.certPem;
         return p;
       },
@@ -94,7 +117,9 @@ describe('linkerd check --proxy', () => {
     const all = await checkAgainst(objects, { mode: 'proxy' });
     const error = 'Some pods do not have the current trust bundle and must be restarted:\n\t* emojivoto/web-5f86686c4d-58p7k';
     expect(result(all.report, 'L5D2001')).toMatchObject({ status: 'warning', error, hint: `${HINTS}l5d-identity-data-plane-proxies-certs-match-ca` });
-    expect(render(all.report).table).toContain(`‼ data plane proxies certificate match CA\n    Some pods do not have the current trust bundle and must be restarted:\n\t* emojivoto/web-5f86686c4d-58p7k\n`);
+    expect(render(all.report).table).toContain(
+      `‼ data plane proxies certificate match CA\n    Some pods do not have the current trust bundle and must be restarted:\n\t* emojivoto/web-5f86686c4d-58p7k\n`,
+    );
     const one = await checkAgainst(objects, { mode: 'proxy', dataPlaneNamespace: 'emojivoto' });
     expect(result(one.report, 'L5D2001').error).toBe('Some pods do not have the current trust bundle and must be restarted:\n\t* web-5f86686c4d-58p7k');
   });
@@ -117,9 +142,13 @@ describe('linkerd check --proxy', () => {
   it('warns about configuration put in the wrong place', async () => {
     const cluster = await healthyCluster({ scenarios: ['emojivoto.yaml', 'misconfigured.yaml'] });
     const { report } = await checkAgainst(cluster.objects, { mode: 'proxy' });
-    expect(result(report, 'L5D2405').error).toBe('Some labels on data plane pods should be annotations:\n\t* emojivoto/books-6d9f8b7c5d-abcde\n\t\tconfig.linkerd.io/skip-outbound-ports');
+    expect(result(report, 'L5D2405').error).toBe(
+      'Some labels on data plane pods should be annotations:\n\t* emojivoto/books-6d9f8b7c5d-abcde\n\t\tconfig.linkerd.io/skip-outbound-ports',
+    );
     expect(result(report, 'L5D2406').error).toBe('Some labels on data plane services should be annotations:\n\t* emojivoto/books\n\t\tlinkerd.io/inject');
-    expect(result(report, 'L5D2407').error).toBe('Some annotations on data plane services should be labels:\n\t* emojivoto/books\n\t\tmirror.linkerd.io/exported');
+    expect(result(report, 'L5D2407').error).toBe(
+      'Some annotations on data plane services should be labels:\n\t* emojivoto/books\n\t\tmirror.linkerd.io/exported',
+    );
     expect(result(report, 'L5D2408').error).toBe(
       '\t* service books targets the opaque port 3306 through 3306; add 3306 to its config.linkerd.io/opaque-ports annotation',
     );

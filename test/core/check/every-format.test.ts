@@ -99,7 +99,8 @@ const scenarios: Scenario[] = [
             description: 'Gateway API CRDs are installed',
             severity: 'fatal',
             anchor: 'gateway-api-crd',
-            error: /^The Gateway API CRDs must be installed prior to installing Linkerd\. Run:\n {4}kubectl apply --server-side -f https:\/\/github\.com\/kubernetes-sigs\/gateway-api\/releases\/download\/v[\d.]+\/standard-install\.yaml/,
+            error:
+              /^The Gateway API CRDs must be installed prior to installing Linkerd\. Run:\n {4}kubectl apply --server-side -f https:\/\/github\.com\/kubernetes-sigs\/gateway-api\/releases\/download\/v[\d.]+\/standard-install\.yaml/,
             stopped: true,
           },
         ],
@@ -283,13 +284,19 @@ const scenarios: Scenario[] = [
     name: 'proxy with a stale trust bundle (--proxy)',
     async run() {
       const cluster = await healthyCluster({ scenarios: ['emojivoto.yaml'] });
-      const old = await createTrustAnchor({ commonName: 'root.linkerd.cluster.local', notBefore: new Date(Date.now() - DAY), notAfter: new Date(Date.now() + DAY) });
+      const old = await createTrustAnchor({
+        commonName: 'root.linkerd.cluster.local',
+        notBefore: new Date(Date.now() - DAY),
+        notAfter: new Date(Date.now() + DAY),
+      });
       const objects = edit(
         cluster.objects,
         'Pod',
         'web-5f86686c4d-58p7k',
         (p) => {
-          const proxy = (p.spec as { initContainers: Array<{ name: string; env?: Array<{ name: string; value: string }> }> }).initContainers.find((c) => c.name === 'linkerd-proxy')!;
+          const proxy = (p.spec as { initContainers: Array<{ name: string; env?: Array<{ name: string; value: string }> }> }).initContainers.find(
+            (c) => c.name === 'linkerd-proxy',
+          )!;
           proxy.env!.find((e) => e.name === 'LINKERD2_PROXY_IDENTITY_TRUST_ANCHORS')!.value = old.certPem;
           return p;
         },

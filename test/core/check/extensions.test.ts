@@ -33,7 +33,12 @@ const vizOutput = JSON.stringify({
       categoryName: 'linkerd-viz',
       checks: [
         { description: 'linkerd-viz Namespace exists', result: 'success' },
-        { description: 'prometheus is installed and configured correctly', hint: `${HINTS}l5d-viz-prometheus`, error: 'could not find prometheus', result: 'error' },
+        {
+          description: 'prometheus is installed and configured correctly',
+          hint: `${HINTS}l5d-viz-prometheus`,
+          error: 'could not find prometheus',
+          result: 'error',
+        },
       ],
     },
   ],
@@ -44,7 +49,10 @@ beforeAll(() => {
   extension('linkerd-viz', { check: `echo '${vizOutput}'` });
   extension('linkerd-broken', { check: `echo 'not json'` });
   extension('linkerd-noisy', { check: `echo 'permission denied talking to the cluster' >&2; exit 1` });
-  extension('linkerd-always', { always: true, check: `echo '{"success":true,"categories":[{"categoryName":"linkerd-always","checks":[{"description":"always here","result":"success"}]}]}'` });
+  extension('linkerd-always', {
+    always: true,
+    check: `echo '{"success":true,"categories":[{"categoryName":"linkerd-always","checks":[{"description":"always here","result":"success"}]}]}'`,
+  });
   fs.writeFileSync(path.join(dir, 'linkerd-not-executable'), 'x', { mode: 0o644 });
 });
 
@@ -56,7 +64,13 @@ describe('extension checks', () => {
   it('run the extensions of labelled namespaces and on PATH, merged into one report', async () => {
     const cluster = await healthyCluster();
     // Extensions run in the order of their namespaces.
-    const objects = [...cluster.objects, labelled('a-viz', 'viz'), labelled('b-jaeger', 'jaeger'), labelled('c-broken', 'broken'), labelled('d-noisy', 'noisy')];
+    const objects = [
+      ...cluster.objects,
+      labelled('a-viz', 'viz'),
+      labelled('b-jaeger', 'jaeger'),
+      labelled('c-broken', 'broken'),
+      labelled('d-noisy', 'noisy'),
+    ];
     const forwardFlags = ['--linkerd-namespace=linkerd', '--verbose=false', '--proxy=false', '--wait=5m0s'];
     const { report } = await checkAgainst(objects, { extensions: { path: dir, forwardFlags, timeoutMs: 10_000 } });
     const ext = report.results.filter((r) => r.extension);
@@ -105,7 +119,10 @@ describe('extension checks', () => {
 
   it('do not run for --pre or --crds', async () => {
     const cluster = await healthyCluster();
-    const { report } = await checkAgainst([...cluster.objects, labelled('linkerd-viz', 'viz')], { mode: 'crds', extensions: { path: dir, forwardFlags: [], timeoutMs: 10_000 } });
+    const { report } = await checkAgainst([...cluster.objects, labelled('linkerd-viz', 'viz')], {
+      mode: 'crds',
+      extensions: { path: dir, forwardFlags: [], timeoutMs: 10_000 },
+    });
     expect(report.results.some((r) => r.extension)).toBe(false);
   });
 });

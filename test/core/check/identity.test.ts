@@ -24,7 +24,9 @@ describe('identity certificates', () => {
       hint: `${HINTS}l5d-identity-trustAnchors-are-time-valid`,
     });
     const out = render(report);
-    expect(out.table).toContain(`× trust anchors are within their validity period\n    Invalid anchors:\n\t* ${serialCn(pki.anchor.certPem)} not valid anymore.`);
+    expect(out.table).toContain(
+      `× trust anchors are within their validity period\n    Invalid anchors:\n\t* ${serialCn(pki.anchor.certPem)} not valid anymore.`,
+    );
     expect(out.exitCode).toBe(1);
   });
 
@@ -40,7 +42,9 @@ describe('identity certificates', () => {
       const message = `issuer certificate will expire on ${notAfter(pki.issuer.certPem)}`;
       expect(result(report, 'L5D1807')).toMatchObject({ status: 'warning', error: message, hint: `${HINTS}l5d-identity-issuer-cert-not-expiring-soon` });
       const out = render(report);
-      expect(out.table).toContain(`‼ issuer cert is valid for at least 60 days\n    ${message}\n    see ${HINTS}l5d-identity-issuer-cert-not-expiring-soon for hints\n`);
+      expect(out.table).toContain(
+        `‼ issuer cert is valid for at least 60 days\n    ${message}\n    see ${HINTS}l5d-identity-issuer-cert-not-expiring-soon for hints\n`,
+      );
       expect(out.short).toBe(
         `Linkerd core checks\n===================\n\nlinkerd-identity\n----------------\n‼ issuer cert is valid for at least 60 days\n    ${message}\n    see ${HINTS}l5d-identity-issuer-cert-not-expiring-soon for hints\n\nStatus check results are √\n`,
       );
@@ -71,7 +75,10 @@ describe('identity certificates', () => {
       const { pki, cluster } = await setup();
       const { report } = await checkAgainst(cluster.objects, { certMinValidityMs: 30 * 86_400_000 });
       const r = result(report, 'L5D1807');
-      expect(r).toMatchObject({ status: 'error', error: `issuer certificate will expire on ${notAfter(pki.issuer.certPem)} (less than the 30d required by --cert-min-validity)` });
+      expect(r).toMatchObject({
+        status: 'error',
+        error: `issuer certificate will expire on ${notAfter(pki.issuer.certPem)} (less than the 30d required by --cert-min-validity)`,
+      });
       expect(render(report).exitCode).toBe(1);
       expect(render(report).table).toContain('× issuer cert is valid for at least 60 days\n');
     });

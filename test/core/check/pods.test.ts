@@ -3,20 +3,32 @@ import { describe, expect, it } from 'vitest';
 import { isFinishedJobPod, podStatus, proxyReady, terminalProblem } from '../../../src/core/check/pods.js';
 import { networkContainsCidr, networkContainsIp, parseCidr } from '../../../src/core/check/cidr.js';
 
-const pod = (status: Pod['status'], spec: Pod['spec'] = { containers: [{ name: 'app' }] }, metadata: Pod['metadata'] = { name: 'p' }): Pod => ({ metadata, spec, status });
+const pod = (status: Pod['status'], spec: Pod['spec'] = { containers: [{ name: 'app' }] }, metadata: Pod['metadata'] = { name: 'p' }): Pod => ({
+  metadata,
+  spec,
+  status,
+});
 
 describe('pod status as kubectl shows it', () => {
   it('is the phase for a healthy pod', () => {
-    expect(podStatus(pod({ phase: 'Running', containerStatuses: [{ name: 'app', ready: true, restartCount: 0, image: '', imageID: '', state: { running: {} } }] }))).toBe('Running');
+    expect(
+      podStatus(pod({ phase: 'Running', containerStatuses: [{ name: 'app', ready: true, restartCount: 0, image: '', imageID: '', state: { running: {} } }] })),
+    ).toBe('Running');
   });
 
   it('is the waiting reason of a container', () => {
-    const p = pod({ phase: 'Running', containerStatuses: [{ name: 'app', ready: false, restartCount: 3, image: '', imageID: '', state: { waiting: { reason: 'CrashLoopBackOff' } } }] });
+    const p = pod({
+      phase: 'Running',
+      containerStatuses: [{ name: 'app', ready: false, restartCount: 3, image: '', imageID: '', state: { waiting: { reason: 'CrashLoopBackOff' } } }],
+    });
     expect(podStatus(p)).toBe('CrashLoopBackOff');
   });
 
   it('is Completed for a finished pod and Init:n/m while init containers run', () => {
-    const done = pod({ phase: 'Succeeded', containerStatuses: [{ name: 'app', ready: false, restartCount: 0, image: '', imageID: '', state: { terminated: { exitCode: 0, reason: 'Completed' } } }] });
+    const done = pod({
+      phase: 'Succeeded',
+      containerStatuses: [{ name: 'app', ready: false, restartCount: 0, image: '', imageID: '', state: { terminated: { exitCode: 0, reason: 'Completed' } } }],
+    });
     expect(podStatus(done)).toBe('Completed');
     const init = pod(
       { phase: 'Pending', initContainerStatuses: [{ name: 'linkerd-init', ready: false, restartCount: 0, image: '', imageID: '', state: { running: {} } }] },
@@ -41,17 +53,42 @@ describe('pod status as kubectl shows it', () => {
 
 describe('terminal pod states', () => {
   it('recognises unschedulable pods, crash loops, image pull failures and failed pods', () => {
-    expect(terminalProblem(pod({ phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/1 nodes are available' }] }))).toEqual({
+    expect(
+      terminalProblem(
+        pod({ phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/1 nodes are available' }] }),
+      ),
+    ).toEqual({
       state: 'unschedulable',
       detail: 'is unschedulable: 0/1 nodes are available',
     });
-    expect(terminalProblem(pod({ phase: 'Running', containerStatuses: [{ name: 'app', ready: false, restartCount: 4, image: '', imageID: '', state: { waiting: { reason: 'CrashLoopBackOff' } } }] }))?.state).toBe('crash-loop');
-    expect(terminalProblem(pod({ phase: 'Pending', containerStatuses: [{ name: 'app', ready: false, restartCount: 0, image: '', imageID: '', state: { waiting: { reason: 'ErrImagePull' } } }] }))?.state).toBe('image-pull');
+    expect(
+      terminalProblem(
+        pod({
+          phase: 'Running',
+          containerStatuses: [{ name: 'app', ready: false, restartCount: 4, image: '', imageID: '', state: { waiting: { reason: 'CrashLoopBackOff' } } }],
+        }),
+      )?.state,
+    ).toBe('crash-loop');
+    expect(
+      terminalProblem(
+        pod({
+          phase: 'Pending',
+          containerStatuses: [{ name: 'app', ready: false, restartCount: 0, image: '', imageID: '', state: { waiting: { reason: 'ErrImagePull' } } }],
+        }),
+      )?.state,
+    ).toBe('image-pull');
     expect(terminalProblem(pod({ phase: 'Failed', reason: 'Evicted' }))?.detail).toBe('has failed (Evicted)');
   });
 
   it('does not call a starting pod terminal', () => {
-    expect(terminalProblem(pod({ phase: 'Pending', containerStatuses: [{ name: 'app', ready: false, restartCount: 0, image: '', imageID: '', state: { waiting: { reason: 'ContainerCreating' } } }] }))).toBeUndefined();
+    expect(
+      terminalProblem(
+        pod({
+          phase: 'Pending',
+          containerStatuses: [{ name: 'app', ready: false, restartCount: 0, image: '', imageID: '', state: { waiting: { reason: 'ContainerCreating' } } }],
+        }),
+      ),
+    ).toBeUndefined();
   });
 
   it('ignores finished Job pods', () => {

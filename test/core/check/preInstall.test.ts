@@ -11,7 +11,10 @@ const HINTS = 'https://linkerd.io/2/checks/#';
 async function freshCluster(): Promise<StoredObject[]> {
   const cluster = await healthyCluster();
   return cluster.objects.filter(
-    (o) => o.metadata.namespace !== 'linkerd' && !o.metadata.name.startsWith('linkerd') && !(o.kind === 'CustomResourceDefinition' && !o.metadata.name.includes('gateway')),
+    (o) =>
+      o.metadata.namespace !== 'linkerd' &&
+      !o.metadata.name.startsWith('linkerd') &&
+      !(o.kind === 'CustomResourceDefinition' && !o.metadata.name.includes('gateway')),
   );
 }
 
@@ -45,7 +48,9 @@ describe('linkerd check --pre', () => {
     expect(dryRuns).toHaveLength(clusterScoped.length);
     const reviews = server.requests.filter((r) => r.path === '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews');
     expect(reviews.length).toBeGreaterThanOrEqual(7);
-    expect(render(report).table).toContain('pre-kubernetes-setup\n--------------------\n√ control plane namespace does not already exist\n√ can create non-namespaced resources\n√ can create ServiceAccounts\n');
+    expect(render(report).table).toContain(
+      'pre-kubernetes-setup\n--------------------\n√ control plane namespace does not already exist\n√ can create non-namespaced resources\n√ can create ServiceAccounts\n',
+    );
   });
 
   it('fails when the control plane namespace exists', async () => {
@@ -65,7 +70,9 @@ describe('linkerd check --pre', () => {
     const r = result(report, 'L5D1305');
     expect(r).toMatchObject({ status: 'error', error: 'not authorized to access deployments.apps: no RBAC policy matched', hint: `${HINTS}pre-k8s` });
     const out = render(report);
-    expect(out.table).toContain(`× can create Deployments\n    not authorized to access deployments.apps: no RBAC policy matched\n    see ${HINTS}pre-k8s for hints\n`);
+    expect(out.table).toContain(
+      `× can create Deployments\n    not authorized to access deployments.apps: no RBAC policy matched\n    see ${HINTS}pre-k8s for hints\n`,
+    );
     expect(out.exitCode).toBe(1);
   });
 
@@ -106,7 +113,8 @@ describe('linkerd check --pre', () => {
 
   it('warns about nodes whose clock is off', async () => {
     const objects = edit(await freshCluster(), 'Node', 'test-control-plane', (n) => {
-      for (const c of (n.status as { conditions: Array<{ lastHeartbeatTime: string }> }).conditions) c.lastHeartbeatTime = new Date(Date.now() - 10 * 60_000).toISOString();
+      for (const c of (n.status as { conditions: Array<{ lastHeartbeatTime: string }> }).conditions)
+        c.lastHeartbeatTime = new Date(Date.now() - 10 * 60_000).toISOString();
       return n;
     });
     const { report } = await checkAgainst(objects, { mode: 'pre', installObjects: installManifestObjects });

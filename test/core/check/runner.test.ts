@@ -54,17 +54,25 @@ describe('the check runner', () => {
       active--;
       return pass();
     };
-    await runChecks(['A', 'B', 'C'].map((id) => def(id, body)), fakeContext, options({ concurrency: 1 }));
+    await runChecks(
+      ['A', 'B', 'C'].map((id) => def(id, body)),
+      fakeContext,
+      options({ concurrency: 1 }),
+    );
     expect(peak).toBe(1);
   });
 
   it('stops at a fatal failure: later checks are neither reported nor started when sequential', async () => {
     const started: string[] = [];
     const mk = (id: string, outcome: CheckOutcome, severity: CheckDefinition['severity'] = 'error') =>
-      def(id, async () => {
-        started.push(id);
-        return outcome;
-      }, { severity });
+      def(
+        id,
+        async () => {
+          started.push(id);
+          return outcome;
+        },
+        { severity },
+      );
     const results = await runChecks([mk('A', pass()), mk('B', fail('boom'), 'fatal'), mk('C', pass())], fakeContext, options({ concurrency: 1 }));
     expect(results.map((r) => `${r.id} ${r.status}`)).toEqual(['A success', 'B error']);
     expect(results[1].stoppedRun).toBe(true);
@@ -153,7 +161,15 @@ describe('the check runner', () => {
   });
 
   it('turns thrown errors into one-line failures', async () => {
-    const [r] = await runChecks([def('A', async () => { throw new Error('secrets "x" not found'); })], fakeContext, options());
+    const [r] = await runChecks(
+      [
+        def('A', async () => {
+          throw new Error('secrets "x" not found');
+        }),
+      ],
+      fakeContext,
+      options(),
+    );
     expect(r.error).toBe('secrets "x" not found');
   });
 
@@ -176,10 +192,14 @@ describe('the check runner', () => {
 
   it('wakes retrying checks when a fatal failure ends the run', async () => {
     const retrying = def('B', async () => fail('not yet'), { retryable: true });
-    const fatal = def('A', async () => {
-      await sleep(20);
-      return fail('gone');
-    }, { severity: 'fatal' });
+    const fatal = def(
+      'A',
+      async () => {
+        await sleep(20);
+        return fail('gone');
+      },
+      { severity: 'fatal' },
+    );
     // A pause that only ends when the run is stopped: the test finishes only if the fatal failure wakes it.
     let woken = 0;
     const sleepUntilStopped = (_ms: number, signal: AbortSignal) =>

@@ -30,7 +30,9 @@ describe('writeSecretFile', () => {
 
   it('refuses an existing file without force, and leaves it alone', () => {
     fs.writeFileSync(p('key.pem'), 'OLD', { mode: 0o644 });
-    expect(() => writeSecretFile(p('key.pem'), 'KEY', { label, forceFlag })).toThrow(`${label} ${p('key.pem')}: file exists (refusing to overwrite it; pass --force to replace it)`);
+    expect(() => writeSecretFile(p('key.pem'), 'KEY', { label, forceFlag })).toThrow(
+      `${label} ${p('key.pem')}: file exists (refusing to overwrite it; pass --force to replace it)`,
+    );
     expect(fs.readFileSync(p('key.pem'), 'utf8')).toBe('OLD');
     expect(fs.statSync(p('key.pem')).mode & 0o777).toBe(0o644);
   });
@@ -66,7 +68,9 @@ describe('writeSecretFile', () => {
   });
 
   it('never writes to a device', () => {
-    expect(() => writeSecretFile('/dev/null', 'KEY', { label, forceFlag })).toThrow(`${label} /dev/null: file exists (refusing to overwrite it; pass --force to replace it)`);
+    expect(() => writeSecretFile('/dev/null', 'KEY', { label, forceFlag })).toThrow(
+      `${label} /dev/null: file exists (refusing to overwrite it; pass --force to replace it)`,
+    );
   });
 
   it('refuses -, a directory, and a missing or non-directory parent, in one line each', () => {
@@ -74,7 +78,9 @@ describe('writeSecretFile', () => {
     fs.mkdirSync(p('sub'));
     expect(() => writeSecretFile('-', 'KEY', { label, forceFlag })).toThrow(`${label}: a private key is written only to a file, not to standard output`);
     expect(() => writeSecretFile(p('sub'), 'KEY', { label, forceFlag, force: true })).toThrow(`${label} ${p('sub')}: is a directory`);
-    expect(() => writeSecretFile(p('missing/key'), 'KEY', { label, forceFlag })).toThrow(`${label} ${p('missing/key')}: cannot use directory ${p('missing')}: no such file or directory`);
+    expect(() => writeSecretFile(p('missing/key'), 'KEY', { label, forceFlag })).toThrow(
+      `${label} ${p('missing/key')}: cannot use directory ${p('missing')}: no such file or directory`,
+    );
     expect(() => writeSecretFile(p('file/key'), 'KEY', { label, forceFlag })).toThrow(`${label} ${p('file/key')}: ${p('file')} is not a directory`);
   });
 });

@@ -38,7 +38,11 @@ describe('linkerd identity create-trust-anchor / create-issuer', () => {
     expect(issuer.info).toMatchObject({ subjectCN: 'identity.linkerd.cluster.local', issuerCN: 'root.linkerd.cluster.local', isCA: true, maxPathLen: 0 });
     for (const key of ['ca.key', 'issuer.key']) expect(fs.statSync(t.file(key)).mode & 0o777).toBe(0o600);
     for (const crt of ['ca.crt', 'issuer.crt']) expect(fs.statSync(t.file(crt)).mode & 0o777).toBe(0o644);
-    const report = await inspectPem({ text: fs.readFileSync(t.file('issuer.crt'), 'utf8'), source: 'issuer.crt', anchorsText: fs.readFileSync(t.file('ca.crt'), 'utf8') });
+    const report = await inspectPem({
+      text: fs.readFileSync(t.file('issuer.crt'), 'utf8'),
+      source: 'issuer.crt',
+      anchorsText: fs.readFileSync(t.file('ca.crt'), 'utf8'),
+    });
     expect(report.sections[0]?.certificates[0]?.chainsTo).toMatchObject({ ok: true, anchorSubject: 'CN=root.linkerd.cluster.local' });
   });
 
@@ -83,10 +87,26 @@ describe('linkerd identity create-trust-anchor / create-issuer', () => {
       return c;
     };
     const cases: Array<[string, () => Promise<{ certPem: string; keyPem: string }>, RegExp]> = [
-      ['an expired anchor', () => createTrustAnchor({ commonName: 'old', notBefore: at(-30), notAfter: at(-1) }), /ca\.crt:1: trust anchor old is not valid anymore\. Expired on \d{4}-/],
-      ['a not-yet-valid anchor', () => createTrustAnchor({ commonName: 'later', notBefore: at(2), notAfter: at(30) }), /ca\.crt:1: trust anchor later is not valid before: \d{4}-/],
-      ['a P-384 anchor', async () => createTrustAnchor({ commonName: 'p384', notBefore: at(-1), notAfter: at(30), keys: await generateEcdsaKey('P-384') }), /ca\.crt:1: trust anchor must use P-256 curve for public key, instead P-384 was used/],
-      ['a certificate that is not a CA', async () => createWebhookCert({ dnsName: 'x.linkerd.svc', notBefore: at(-1), notAfter: at(30), keys: await generateEcdsaP256Key() }), /ca\.crt:1: certificate x\.linkerd\.svc is not a CA/],
+      [
+        'an expired anchor',
+        () => createTrustAnchor({ commonName: 'old', notBefore: at(-30), notAfter: at(-1) }),
+        /ca\.crt:1: trust anchor old is not valid anymore\. Expired on \d{4}-/,
+      ],
+      [
+        'a not-yet-valid anchor',
+        () => createTrustAnchor({ commonName: 'later', notBefore: at(2), notAfter: at(30) }),
+        /ca\.crt:1: trust anchor later is not valid before: \d{4}-/,
+      ],
+      [
+        'a P-384 anchor',
+        async () => createTrustAnchor({ commonName: 'p384', notBefore: at(-1), notAfter: at(30), keys: await generateEcdsaKey('P-384') }),
+        /ca\.crt:1: trust anchor must use P-256 curve for public key, instead P-384 was used/,
+      ],
+      [
+        'a certificate that is not a CA',
+        async () => createWebhookCert({ dnsName: 'x.linkerd.svc', notBefore: at(-1), notAfter: at(30), keys: await generateEcdsaP256Key() }),
+        /ca\.crt:1: certificate x\.linkerd\.svc is not a CA/,
+      ],
     ];
     for (const [name, make, message] of cases) {
       it(name, async () => {
@@ -109,12 +129,16 @@ describe('linkerd identity create-trust-anchor / create-issuer', () => {
       fs.writeFileSync(t.file('ca.crt'), `${a.certPem}\noops, pasted text\n${b.certPem}`);
       const line = a.certPem.split('\n').length + 1;
       await expect(createIssuerFiles(issuerArgs())).rejects.toThrow(`${t.file('ca.crt')}:${line}: unexpected text between PEM blocks`);
-      await expect(inspectPem({ text: fs.readFileSync(t.file('ca.crt'), 'utf8'), source: 'bundle.crt' })).rejects.toThrow(`bundle.crt:${line}: unexpected text between PEM blocks`);
+      await expect(inspectPem({ text: fs.readFileSync(t.file('ca.crt'), 'utf8'), source: 'bundle.crt' })).rejects.toThrow(
+        `bundle.crt:${line}: unexpected text between PEM blocks`,
+      );
     });
 
     it('a private key where a certificate belongs', async () => {
       const a = await write(() => createTrustAnchor({ commonName: 'a', notBefore: at(-1), notAfter: at(30) }));
-      await expect(inspectPem({ text: `${a.certPem}${a.keyPem}`, source: 'mixed.pem' })).rejects.toThrow(`mixed.pem:${a.certPem.split('\n').length}: a EC PRIVATE KEY block where a CERTIFICATE was expected`);
+      await expect(inspectPem({ text: `${a.certPem}${a.keyPem}`, source: 'mixed.pem' })).rejects.toThrow(
+        `mixed.pem:${a.certPem.split('\n').length}: a EC PRIVATE KEY block where a CERTIFICATE was expected`,
+      );
     });
   });
 });

@@ -2,15 +2,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { podIdentities } from '../../../src/core/identity/podIdentity.js';
-import {
-  encodePem,
-  generateEcdsaP256Key,
-  keyPairFromKeyObject,
-  parseCertificates,
-  parsePrivateKey,
-  toSec1Pem,
-  x509,
-} from '../../../src/core/pki/index.js';
+import { encodePem, generateEcdsaP256Key, keyPairFromKeyObject, parseCertificates, parsePrivateKey, toSec1Pem, x509 } from '../../../src/core/pki/index.js';
 import { startApiServer, type ApiServer, type StoredObject } from '../../support/apiserver.js';
 import { runCli } from '../../support/cli.js';
 import { healthyCluster, makePki, type Pki } from '../check/support/clusters.js';
@@ -108,7 +100,11 @@ describe('linkerd identity POD (port-forward over WebSocket)', () => {
       const r = await runCli(['identity', '-n', NS, '--kubeconfig', server.kubeconfigPath, ...args]);
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
-      expect(r.stdout).toMatch(new RegExp(`^\\nPOD ${podName} \\(1 of 1\\)\\n\\nCertificate:\\n    Data:\\n        Version: 3 \\(0x2\\)\\n        Serial Number: 42 \\(0x${leafSerial}\\)\\n`));
+      expect(r.stdout).toMatch(
+        new RegExp(
+          `^\\nPOD ${podName} \\(1 of 1\\)\\n\\nCertificate:\\n    Data:\\n        Version: 3 \\(0x2\\)\\n        Serial Number: 42 \\(0x${leafSerial}\\)\\n`,
+        ),
+      );
       expect(r.stdout).toContain(`        Subject: CN=${IDENTITY}\n`);
       expect(r.stdout).toContain('        Issuer: CN=identity.linkerd.cluster.local\n');
       expect(r.stdout).toContain(`                DNS:${IDENTITY}\n`);
@@ -118,8 +114,12 @@ describe('linkerd identity POD (port-forward over WebSocket)', () => {
   it('refuses pods that are not running, not meshed, or whose port nothing serves', async () => {
     const sel = selection(server);
     await expect(podIdentities({ selection: sel, namespace: NS, pods: ['pending-pod'] })).rejects.toThrow('pod not running: pending-pod');
-    await expect(podIdentities({ selection: sel, namespace: NS, pods: ['plain-pod'] })).rejects.toThrow('failed to find linkerd-admin port in linkerd-proxy container for given pod spec');
+    await expect(podIdentities({ selection: sel, namespace: NS, pods: ['plain-pod'] })).rejects.toThrow(
+      'failed to find linkerd-admin port in linkerd-proxy container for given pod spec',
+    );
     const other = server.objects('v1', 'Pod', NS).find((p) => p.metadata.name.startsWith('linkerd-identity-'))?.metadata.name ?? '';
-    await expect(podIdentities({ selection: sel, namespace: NS, pods: [other] })).rejects.toThrow(`port-forward to ${NS}/${other}:4191: error forwarding port 4191 to pod ${other}: nothing listens on that port`);
+    await expect(podIdentities({ selection: sel, namespace: NS, pods: [other] })).rejects.toThrow(
+      `port-forward to ${NS}/${other}:4191: error forwarding port 4191 to pod ${other}: nothing listens on that port`,
+    );
   });
 });

@@ -51,7 +51,9 @@ describe('linkerd identity rotate: a whole rotation on the loopback API server, 
     expect(s.pods.meshed).toBeGreaterThan(4);
     expect(s.next.join('\n')).toContain('rotate add-anchor');
     expect(await identityChecks(server)).toEqual(ALL_PASS);
-    await expect(switchIssuer({ ...step, generate: { trustAnchorKeyFile: next.key } })).rejects.toThrow(/the key belongs to no anchor of the cluster's trust bundle/);
+    await expect(switchIssuer({ ...step, generate: { trustAnchorKeyFile: next.key } })).rejects.toThrow(
+      /the key belongs to no anchor of the cluster's trust bundle/,
+    );
 
     // 2. add-anchor: the bundle everywhere, and the control plane's trust-root-sha256 moves
     const added = await addAnchor({ ...step, trustAnchorFile: next.crt });
@@ -67,7 +69,9 @@ describe('linkerd identity rotate: a whole rotation on the loopback API server, 
     const bundle = String((roots?.data as Record<string, string> | undefined)?.['ca-bundle.crt']);
     expect(parseCertificates(bundle, 'bundle').map((c) => fingerprintSha256(c))).toEqual([oldSha, newSha]);
     const identityDeploy = added.objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'linkerd-identity');
-    const digest = (identityDeploy?.spec as { template: { metadata: { annotations: Record<string, string> } } }).template.metadata.annotations['linkerd.io/trust-root-sha256'];
+    const digest = (identityDeploy?.spec as { template: { metadata: { annotations: Record<string, string> } } }).template.metadata.annotations[
+      'linkerd.io/trust-root-sha256'
+    ];
     expect(digest).toBe(sha256Hex(`${bundle}\n`));
     await validateManifest(added.objects);
     apply(server, added.objects);
@@ -75,9 +79,14 @@ describe('linkerd identity rotate: a whole rotation on the loopback API server, 
 
     s = await status(server);
     expect(s.stage).toBe('bundle-distributed');
-    expect(s.anchors.map((a) => [a.role, a.signsIssuer])).toEqual([['old', true], ['new', false]]);
+    expect(s.anchors.map((a) => [a.role, a.signsIssuer])).toEqual([
+      ['old', true],
+      ['new', false],
+    ]);
     expect(s.pods.current).toBe(0);
-    expect(s.pods.stale.map((g) => `${g.namespace}/${g.workload}`)).toEqual(expect.arrayContaining(['emojivoto/deployment/web', 'linkerd/deployment/linkerd-identity']));
+    expect(s.pods.stale.map((g) => `${g.namespace}/${g.workload}`)).toEqual(
+      expect.arrayContaining(['emojivoto/deployment/web', 'linkerd/deployment/linkerd-identity']),
+    );
     expect(s.next).toContain('kubectl -n emojivoto rollout restart deployment/web');
     const text = rotationText(s);
     expect(text).toMatch(/^Stage: bundle-distributed\n {2}the bundle holds 2 anchors; \d+ pod\(s\) were started before it and must be restarted\n/);
@@ -86,7 +95,10 @@ describe('linkerd identity rotate: a whole rotation on the loopback API server, 
     expect(text).toContain(`  emojivoto/deployment/web: 1 pod(s), missing ${newSha.slice(0, 16)}\n`);
     expect(text).toMatch(/ {2}linkerd\/deployment\/linkerd-identity: 1 pod\(s\), started with another bundle\n/);
     expect(text).toMatch(/\nNext:\n {2}kubectl -n linkerd rollout restart deploy\n/);
-    expect(await identityChecks(server)).toEqual([...ALL_PASS.slice(0, -1), expect.stringMatching(/^L5D2001 warning: Some pods do not have the current trust bundle and must be restarted:/)]);
+    expect(await identityChecks(server)).toEqual([
+      ...ALL_PASS.slice(0, -1),
+      expect.stringMatching(/^L5D2001 warning: Some pods do not have the current trust bundle and must be restarted:/),
+    ]);
     // refusals at this stage: the new issuer's anchor is not trusted yet; the issuer still needs the old anchor
     await expect(switchIssuer({ ...step, generate: { trustAnchorKeyFile: next.key } })).rejects.toThrow(
       /meshed pod\(s\) do not trust the anchor that signs the new issuer yet; restart them first \(or use --force\):\n\* (linkerd|emojivoto)\//,
@@ -109,12 +121,17 @@ describe('linkerd identity rotate: a whole rotation on the loopback API server, 
     apply(server, issued.objects);
     s = await status(server);
     expect(s.stage).toBe('issuer-switched');
-    expect(s.anchors.map((a) => [a.role, a.signsIssuer])).toEqual([['old', false], ['new', true]]);
+    expect(s.anchors.map((a) => [a.role, a.signsIssuer])).toEqual([
+      ['old', false],
+      ['new', true],
+    ]);
     expect(s.issuer?.chainsTo).toMatchObject({ ok: true, anchorSha256: newSha });
     expect(s.next.join('\n')).toContain(`rotate remove-anchor --keep ${newSha}`);
     expect(await identityChecks(server)).toEqual(ALL_PASS);
     // refusal: pods started before the new issuer may still hold a certificate of the old one
-    await expect(removeAnchor({ ...step, keep: [newSha.slice(0, 12)] })).rejects.toThrow(/meshed pod\(s\) started before the current issuer and may still hold a certificate of the old one until .*; restart them or wait \(or use --force\):\n\* /);
+    await expect(removeAnchor({ ...step, keep: [newSha.slice(0, 12)] })).rejects.toThrow(
+      /meshed pod\(s\) started before the current issuer and may still hold a certificate of the old one until .*; restart them or wait \(or use --force\):\n\* /,
+    );
 
     // 5. restart again, then remove the old anchor
     restartMeshedPods(server, new Date());
@@ -140,7 +157,10 @@ describe('linkerd identity rotate: a whole rotation on the loopback API server, 
     const { server, oldAnchor, next, step } = await setup({ anchor: { from: -400, to: -2 }, issuer: { from: -399, to: -3 } });
     let s = await status(server);
     expect(s.stage).toBe('steady');
-    expect(s.warnings).toEqual([expect.stringMatching(/^trust anchor CN=root.linkerd.cluster.local \(\w+\) is expired/), expect.stringMatching(/^issuer CN=identity.linkerd.cluster.local is expired/)]);
+    expect(s.warnings).toEqual([
+      expect.stringMatching(/^trust anchor CN=root.linkerd.cluster.local \(\w+\) is expired/),
+      expect.stringMatching(/^issuer CN=identity.linkerd.cluster.local is expired/),
+    ]);
     // check stops at the expired anchor (fatal) for as long as it is in the bundle; status sees past it
     const STOPPED = ['L5D1801 success', 'L5D1802 success', 'L5D1803 error: Invalid anchors:'];
     expect(await identityChecks(server)).toEqual(STOPPED);

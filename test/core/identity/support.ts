@@ -40,7 +40,11 @@ export function tempDir(): { dir: string; file: (name: string, content?: string)
 }
 
 /** A new anchor, written as PEM files. */
-export async function newAnchorFiles(t: ReturnType<typeof tempDir>, name: string, o: { from?: number; to?: number } = {}): Promise<{ crt: string; key: string; anchor: Credentials }> {
+export async function newAnchorFiles(
+  t: ReturnType<typeof tempDir>,
+  name: string,
+  o: { from?: number; to?: number } = {},
+): Promise<{ crt: string; key: string; anchor: Credentials }> {
   const anchor = await createTrustAnchor({
     commonName: 'root.linkerd.cluster.local',
     notBefore: new Date(Date.now() + (o.from ?? 0) * DAY - 1000),
@@ -75,7 +79,9 @@ export function restartMeshedPods(server: ApiServer, at: Date): void {
     if (!env) continue;
     const copy = JSON.parse(JSON.stringify(pod)) as StoredObject & { status: Record<string, unknown> };
     const copySpec = copy.spec as typeof spec;
-    const copyEnv = [...(copySpec.initContainers ?? []), ...(copySpec.containers ?? [])].find((c) => c.name === 'linkerd-proxy')?.env?.find((e) => e.name === 'LINKERD2_PROXY_IDENTITY_TRUST_ANCHORS');
+    const copyEnv = [...(copySpec.initContainers ?? []), ...(copySpec.containers ?? [])]
+      .find((c) => c.name === 'linkerd-proxy')
+      ?.env?.find((e) => e.name === 'LINKERD2_PROXY_IDENTITY_TRUST_ANCHORS');
     if (copyEnv && env.value !== undefined) copyEnv.value = bundle;
     else copy.metadata.annotations = { ...(copy.metadata.annotations ?? {}), 'linkerd.io/trust-root-sha256': sha256Hex(controlPlaneAnchors(server)) };
     copy.metadata.creationTimestamp = at.toISOString();
@@ -92,7 +98,6 @@ export function controlPlaneAnchors(server: ApiServer): string {
   // The values are YAML written by js-yaml; parse with it.
   return (yaml.load(text) as { identityTrustAnchorsPEM?: string }).identityTrustAnchorsPEM ?? '';
 }
-
 
 /** `check --proxy`, reduced to the identity categories: `<id> <status>[: first line of error]`. */
 export async function identityChecks(server: ApiServer): Promise<string[]> {

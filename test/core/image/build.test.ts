@@ -13,7 +13,7 @@ async function rootlessOwner(file: string): Promise<[number, number]> {
   if (!hex) return [0, 0];
   const bytes = Buffer.from(hex, 'hex');
   const out: Record<number, number> = {};
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const field = (bytes[i++] ?? 0) >> 3;
     let v = 0;
     for (let shift = 0; ; shift += 7) {
@@ -81,7 +81,15 @@ describe('image build: .deb packages into an OCI layout', () => {
     ]);
   });
   afterAll(() => s.remove());
-  const opts = (o: Partial<BuildOptions>): BuildOptions => ({ config, cwd: s.dir, output: join(s.dir, 'oci'), tag: 'example/app:1.0', archs: ['amd64'], packages: [], ...o });
+  const opts = (o: Partial<BuildOptions>): BuildOptions => ({
+    config,
+    cwd: s.dir,
+    output: join(s.dir, 'oci'),
+    tag: 'example/app:1.0',
+    archs: ['amd64'],
+    packages: [],
+    ...o,
+  });
 
   it('resolves the closure: the newest version meeting a relation, a virtual package, a cycle; nothing unasked', async () => {
     const r = await buildImage(opts({ output: join(s.dir, 'closure') }));
@@ -94,7 +102,12 @@ describe('image build: .deb packages into an OCI layout', () => {
     const inspect = await skopeoInspect(`oci:${r.output}:1.0`);
     expect(inspect.Digest).toBe(r.digest);
     expect(inspect.Architecture).toBe('amd64');
-    expect(inspect.Env).toEqual(['A_FIRST=1', 'LOG=on', 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', 'SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt']);
+    expect(inspect.Env).toEqual([
+      'A_FIRST=1',
+      'LOG=on',
+      'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+      'SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt',
+    ]);
     expect(inspect.Labels).toEqual({ 'org.opencontainers.image.title': 'test' });
     const config = await skopeoInspect(`oci:${r.output}:1.0`, false, ['--config']);
     const c = config.config as Record<string, unknown>;
@@ -173,13 +186,19 @@ describe('image build: .deb packages into an OCI layout', () => {
     expect(readdirSync(join(s.dir, 'r2/blobs/sha256')).sort()).toEqual(readdirSync(join(s.dir, 'r1/blobs/sha256')).sort());
     const inspect = await skopeoInspect(`oci:${one.output}:1.0`);
     expect(inspect.Created).toBe('2027-01-15T08:00:00Z');
-    const { stdout } = await run('sh', ['-c', `tar -tvzf ${join(one.output, 'blobs/sha256', one.images[0]?.layer.digest.slice(7) ?? '')} | awk '{print $4, $5}' | sort -u`]);
+    const { stdout } = await run('sh', [
+      '-c',
+      `tar -tvzf ${join(one.output, 'blobs/sha256', one.images[0]?.layer.digest.slice(7) ?? '')} | awk '{print $4, $5}' | sort -u`,
+    ]);
     // package files keep their times; what the build makes (accounts, files, paths) gets the epoch
     expect(stdout.trim().split('\n')).toEqual(['2023-11-14 22:13', '2027-01-15 08:00']);
     const other = await buildImage(opts({ output: join(s.dir, 'r3'), sourceDateEpoch: 1_234_567_890 }));
     expect(other.digest).not.toBe(one.digest);
     // an epoch older than a package clamps that package's times too
-    const { stdout: clamped } = await run('sh', ['-c', `tar -tvzf ${join(other.output, 'blobs/sha256', other.images[0]?.layer.digest.slice(7) ?? '')} | awk '{print $4, $5}' | sort -u`]);
+    const { stdout: clamped } = await run('sh', [
+      '-c',
+      `tar -tvzf ${join(other.output, 'blobs/sha256', other.images[0]?.layer.digest.slice(7) ?? '')} | awk '{print $4, $5}' | sort -u`,
+    ]);
     expect(clamped.trim()).toBe('2009-02-13 23:31');
     // without SOURCE_DATE_EPOCH, the newest package's date
     const dflt = await buildImage(opts({ output: join(s.dir, 'r4') }));
@@ -212,14 +231,23 @@ describe('image build: .apk repositories and several archs', () => {
   afterAll(() => s.remove());
 
   it('builds a two-arch image index from an apk repository; each platform has its own packages', async () => {
-    const config = writeConfig(s.dir, 'apk.yml', ['contents:', '  repositories: [https://packages.example/os]', '  runtime_repositories: [https://packages.example/os]', '  packages: [hello]', 'archs: [x86_64, aarch64]']);
+    const config = writeConfig(s.dir, 'apk.yml', [
+      'contents:',
+      '  repositories: [https://packages.example/os]',
+      '  runtime_repositories: [https://packages.example/os]',
+      '  packages: [hello]',
+      'archs: [x86_64, aarch64]',
+    ]);
     const r = await buildImage({ config, cwd: s.dir, output: join(s.dir, 'oci'), tag: 'example/hello:2', archs: [], packages: [repo] });
     expect(r.images.map((i) => i.platform)).toEqual(['amd64', 'arm64']);
     expect(r.images[0]?.packages.map((p) => `${p.name}-${p.version}`)).toEqual(['glibc-2.40-r0', 'busybox-1.36.1-r5', 'hello-1.2.3-r1']);
     const index = await skopeoInspect(`oci:${r.output}:2`, true);
     expect(index.mediaType).toBe('application/vnd.oci.image.index.v1+json');
     const platforms = (index.manifests as { platform: { architecture: string; variant?: string } }[]).map((m) => m.platform);
-    expect(platforms).toEqual([{ architecture: 'amd64', os: 'linux' }, { architecture: 'arm64', os: 'linux', variant: 'v8' }]);
+    expect(platforms).toEqual([
+      { architecture: 'amd64', os: 'linux' },
+      { architecture: 'arm64', os: 'linux', variant: 'v8' },
+    ]);
     const arm = await skopeoInspect(`oci:${r.output}:2`, false, ['--override-arch', 'arm64']);
     expect(arm.Architecture).toBe('arm64');
     expect(arm.Layers).toEqual([r.images[1]?.layer.digest]);

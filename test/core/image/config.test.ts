@@ -10,11 +10,25 @@ import type { PackageMeta } from '../../../src/core/image/packageMeta.js';
 import { defaultImageConfig } from '../../../templates/image/proxy-runtime.js';
 
 describe('image config', () => {
-  it('the embedded default is valid and is linkerd\'s proxy runtime plus the binaries', () => {
+  it("the embedded default is valid and is linkerd's proxy runtime plus the binaries", () => {
     const c = parseImageConfig(defaultImageConfig, 'default');
-    expect(c.contents?.packages).toEqual(['ca-certificates-bundle', 'glibc', 'iptables', 'ip6tables', 'libnetfilter_conntrack', 'libnfnetlink', 'libmnl', 'libgcc', 'nftables-slim', 'libcap-utils']);
+    expect(c.contents?.packages).toEqual([
+      'ca-certificates-bundle',
+      'glibc',
+      'iptables',
+      'ip6tables',
+      'libnetfilter_conntrack',
+      'libnfnetlink',
+      'libmnl',
+      'libgcc',
+      'nftables-slim',
+      'libcap-utils',
+    ]);
     expect(c.archs).toEqual(['x86_64', 'aarch64']);
-    expect(c.accounts?.users).toEqual([{ username: 'nonroot', uid: 65532 }, { username: 'nobody', uid: 65534 }]);
+    expect(c.accounts?.users).toEqual([
+      { username: 'nonroot', uid: 65532 },
+      { username: 'nobody', uid: 65534 },
+    ]);
     expect(c.paths).toEqual([{ path: '/run', type: 'directory', permissions: 0o755 }]);
     expect(c.files?.map((f) => f.path)).toContain('/usr/lib/linkerd/linkerd2-proxy');
     expect(c.files?.find((f) => f.path === '/usr/lib/linkerd/linkerd2-proxy-init')?.capabilities).toBe('cap_net_raw,cap_net_admin+eip');
@@ -43,7 +57,7 @@ describe('image config', () => {
 });
 
 describe('file capabilities', () => {
-  it('writes setcap\'s cap_net_raw,cap_net_admin+eip as the VFS_CAP_REVISION_2 xattr', () => {
+  it("writes setcap's cap_net_raw,cap_net_admin+eip as the VFS_CAP_REVISION_2 xattr", () => {
     expect(capabilityXattr(parseCapabilities('cap_net_raw,cap_net_admin+eip', 'x')).toString('hex')).toBe('0100000200300000003000000000000000000000');
     // high capability numbers land in the second word; no effective bit without `e`
     expect(capabilityXattr(parseCapabilities('CAP_BPF+p', 'x')).toString('hex')).toBe('0000000200000000000000008000000000000000');
@@ -84,7 +98,15 @@ describe('package relations and versions', () => {
   });
 
   const pkg = (name: string, version: string, depends: PackageMeta['depends'] = [], provides: PackageMeta['provides'] = []): PackageMeta => ({
-    format: 'deb', name, version, arch: 'amd64', depends, provides, file: `${name}.deb`, label: `${name}.deb`, buildTime: 0,
+    format: 'deb',
+    name,
+    version,
+    arch: 'amd64',
+    depends,
+    provides,
+    file: `${name}.deb`,
+    label: `${name}.deb`,
+    buildTime: 0,
   });
 
   it('keeps an installed alternative, pins with name=version, and names a conflict', () => {

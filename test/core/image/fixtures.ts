@@ -28,7 +28,13 @@ export async function debRepository(dir: string, arch = 'amd64'): Promise<void> 
   });
   await makeDeb(dir, { name: 'libssl', version: '3.1.0-1', arch, compression: 'zst', files: [{ name: './usr/lib/libssl.so.3', content: 'ssl3\n' }] });
   await makeDeb(dir, { name: 'libssl', version: '2.9-1', arch, files: [{ name: './usr/lib/libssl.so.2', content: 'ssl2\n' }] });
-  await makeDeb(dir, { name: 'tinymail', version: '1.0', arch: 'all', provides: 'mailer', files: [{ name: './usr/sbin/sendmail', content: 'mail\n', mode: 0o755 }] });
+  await makeDeb(dir, {
+    name: 'tinymail',
+    version: '1.0',
+    arch: 'all',
+    provides: 'mailer',
+    files: [{ name: './usr/sbin/sendmail', content: 'mail\n', mode: 0o755 }],
+  });
   await makeDeb(dir, { name: 'cyc-a', arch, depends: 'cyc-b', files: [{ name: './etc/cyc-a', content: 'a\n' }] });
   await makeDeb(dir, { name: 'cyc-b', arch, depends: 'cyc-a (>= 1.0)', compression: 'none', files: [{ name: './etc/cyc-b', content: 'b\n' }] });
   await makeDeb(dir, { name: 'unused', arch, files: [{ name: './etc/unused', content: 'x\n' }] });
@@ -52,8 +58,27 @@ export async function apkRepository(dir: string, archs = ['x86_64']): Promise<vo
           ],
         })
       ).record,
-      (await makeApk(d, { name: 'glibc', version: '2.40-r0', arch, provides: ['so:libc.so.6=6'], files: [{ name: 'lib/libc.so.6', content: 'libc\n', mode: 0o755 }] })).record,
-      (await makeApk(d, { name: 'busybox', version: '1.36.1-r5', arch, signed: false, files: [{ name: 'bin/busybox', content: 'bb\n', mode: 0o755 }, { name: 'bin/sh', type: 'symlink', linkname: '/bin/busybox' }] })).record,
+      (
+        await makeApk(d, {
+          name: 'glibc',
+          version: '2.40-r0',
+          arch,
+          provides: ['so:libc.so.6=6'],
+          files: [{ name: 'lib/libc.so.6', content: 'libc\n', mode: 0o755 }],
+        })
+      ).record,
+      (
+        await makeApk(d, {
+          name: 'busybox',
+          version: '1.36.1-r5',
+          arch,
+          signed: false,
+          files: [
+            { name: 'bin/busybox', content: 'bb\n', mode: 0o755 },
+            { name: 'bin/sh', type: 'symlink', linkname: '/bin/busybox' },
+          ],
+        })
+      ).record,
       (await makeApk(d, { name: 'busybox', version: '1.35.0-r0', arch, files: [{ name: 'bin/busybox', content: 'old\n', mode: 0o755 }] })).record,
     ];
     await writeApkIndex(d, records);

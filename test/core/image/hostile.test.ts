@@ -25,7 +25,9 @@ describe('image build refuses hostile and broken input', () => {
   async function refused(opts: { packages?: string[]; config?: string; output?: string }, message: RegExp): Promise<void> {
     const output = opts.output ?? join(dir, 'out');
     const before = readdirSync(dir).sort();
-    const err: unknown = await buildImage({ config: opts.config, cwd: dir, output, tag: 't/t:1', archs: ['amd64'], packages: opts.packages ?? [] }).catch((e: unknown) => e);
+    const err: unknown = await buildImage({ config: opts.config, cwd: dir, output, tag: 't/t:1', archs: ['amd64'], packages: opts.packages ?? [] }).catch(
+      (e: unknown) => e,
+    );
     expect(isUserError(err), String(err)).toBe(true);
     expect((err as Error).message).toMatch(message);
     expect((err as Error).message.split('\n')).toHaveLength(1);
@@ -41,7 +43,10 @@ describe('image build refuses hostile and broken input', () => {
   }
 
   it('an entry with ".."', async () => {
-    await refused({ config: await debWith([{ name: './usr/../../etc/passwd', content: 'x' }]) }, /^evil_1\.0-1_amd64\.deb: \.\/usr\/\.\.\/\.\.\/etc\/passwd: path with "\.\."/);
+    await refused(
+      { config: await debWith([{ name: './usr/../../etc/passwd', content: 'x' }]) },
+      /^evil_1\.0-1_amd64\.deb: \.\/usr\/\.\.\/\.\.\/etc\/passwd: path with "\.\."/,
+    );
   });
 
   it('an absolute entry', async () => {
@@ -49,24 +54,39 @@ describe('image build refuses hostile and broken input', () => {
   });
 
   it('a symlink pointing out of the root', async () => {
-    await refused({ config: await debWith([{ name: './usr/lib/escape', type: 'symlink', linkname: '../../../../etc/shadow' }]) }, /evil_1\.0-1_amd64\.deb: \.\/usr\/lib\/escape: symbolic link to \.\.\/\.\.\/\.\.\/\.\.\/etc\/shadow points outside/);
+    await refused(
+      { config: await debWith([{ name: './usr/lib/escape', type: 'symlink', linkname: '../../../../etc/shadow' }]) },
+      /evil_1\.0-1_amd64\.deb: \.\/usr\/lib\/escape: symbolic link to \.\.\/\.\.\/\.\.\/\.\.\/etc\/shadow points outside/,
+    );
   });
 
   it('a hard link out of the root, and one to a file the package does not have', async () => {
-    await refused({ config: await debWith([{ name: './usr/bin/x', type: 'link', linkname: '../../etc/passwd' }]) }, /evil_1\.0-1_amd64\.deb: \.\.\/\.\.\/etc\/passwd: path with "\.\."/);
+    await refused(
+      { config: await debWith([{ name: './usr/bin/x', type: 'link', linkname: '../../etc/passwd' }]) },
+      /evil_1\.0-1_amd64\.deb: \.\.\/\.\.\/etc\/passwd: path with "\.\."/,
+    );
     rmSync(join(dir, 'repo'), { recursive: true });
-    await refused({ config: await debWith([{ name: './usr/bin/x', type: 'link', linkname: './etc/passwd' }]) }, /evil_1\.0-1_amd64\.deb: \.\/usr\/bin\/x: hard link to \.\/etc\/passwd/);
+    await refused(
+      { config: await debWith([{ name: './usr/bin/x', type: 'link', linkname: './etc/passwd' }]) },
+      /evil_1\.0-1_amd64\.deb: \.\/usr\/bin\/x: hard link to \.\/etc\/passwd/,
+    );
   });
 
   it('device files and fifos', async () => {
-    await refused({ config: await debWith([{ name: './dev/mem', type: 'character-device' }]) }, /evil_1\.0-1_amd64\.deb: \.\/dev\/mem: character-device entries are refused/);
+    await refused(
+      { config: await debWith([{ name: './dev/mem', type: 'character-device' }]) },
+      /evil_1\.0-1_amd64\.deb: \.\/dev\/mem: character-device entries are refused/,
+    );
     rmSync(join(dir, 'repo'), { recursive: true });
     await refused({ config: await debWith([{ name: './run/pipe', type: 'fifo' }]) }, /\.\/run\/pipe: fifo entries are refused/);
   });
 
   it('writing through a symlink does not leave the root', async () => {
     // `lib` → `/` then `lib/etc/x`: resolved inside the image, as a chroot would
-    const config = await debWith([{ name: './lib', type: 'symlink', linkname: '/' }, { name: './lib/etc/x', content: 'x' }]);
+    const config = await debWith([
+      { name: './lib', type: 'symlink', linkname: '/' },
+      { name: './lib/etc/x', content: 'x' },
+    ]);
     const r = await buildImage({ config, cwd: dir, output: join(dir, 'ok'), tag: 't/t:1', archs: ['amd64'], packages: [], sbom: join(dir, 'sbom.json') });
     expect(r.images[0]?.files.map((f) => f.path)).toContain('/etc/x');
     expect(existsSync(join(dir, 'etc'))).toBe(false);
@@ -134,7 +154,10 @@ describe('image build refuses hostile and broken input', () => {
     expect(ok.images[0]?.packages.map((p) => p.name)).toEqual(['evil']);
     rmSync(join(dir, 'ok'), { recursive: true });
     await refused({ config: await signedRepo(false, key, key) }, /^evil-1\.0-r0\.apk: control: is not signed, and contents\.keyring asks for signatures$/);
-    await refused({ config: await signedRepo(other, key, key) }, /^evil-1\.0-r0\.apk: control: is signed by other\.rsa\.pub, not by a key in contents\.keyring$/);
+    await refused(
+      { config: await signedRepo(other, key, key) },
+      /^evil-1\.0-r0\.apk: control: is signed by other\.rsa\.pub, not by a key in contents\.keyring$/,
+    );
     await refused({ config: await signedRepo(impostor, key, key) }, /^evil-1\.0-r0\.apk: control: signature by repo\.rsa\.pub does not verify$/);
     await refused({ config: await signedRepo(key, impostor, key) }, /APKINDEX\.tar\.gz: index: signature by repo\.rsa\.pub does not verify$/);
   });
@@ -145,7 +168,13 @@ describe('image build refuses hostile and broken input', () => {
       const stop = new AbortController();
       const before = readdirSync(dir).sort();
       const err: unknown = await buildImage({
-        config, cwd: dir, output: join(dir, 'out.tar'), tag: 't/t:1', archs: ['amd64'], packages: [], signal: stop.signal,
+        config,
+        cwd: dir,
+        output: join(dir, 'out.tar'),
+        tag: 't/t:1',
+        archs: ['amd64'],
+        packages: [],
+        signal: stop.signal,
         progress: (t) => {
           if (t.includes(at)) stop.abort();
         },
@@ -181,6 +210,9 @@ describe('image build refuses hostile and broken input', () => {
     await makeDeb(repo, { name: 'top', depends: 'middle' });
     await makeDeb(repo, { name: 'middle', depends: 'libgone (>= 2) | libalso-gone' });
     writeConfig(dir, 'c.yml', ['contents:', '  repositories: [./repo]', '  packages: [top]']);
-    await refused({ config: join(dir, 'c.yml') }, /^x86_64: libgone \(>= 2\) \| libalso-gone, needed by middle 1\.0-1 \(via top\), is not in the repositories$/);
+    await refused(
+      { config: join(dir, 'c.yml') },
+      /^x86_64: libgone \(>= 2\) \| libalso-gone, needed by middle 1\.0-1 \(via top\), is not in the repositories$/,
+    );
   });
 });

@@ -33,13 +33,29 @@ describe('image build --push (OCI distribution API against docker-registry on lo
   it('pushes a two-arch index; skopeo inspect docker:// reads it back; a second build pushes the same digest', async () => {
     await debRepository(repo, 'arm64');
     const ref = `${open.address}/linkerd/proxy:dev`;
-    const r = await buildImage({ config, cwd: s.dir, output: join(s.dir, 'oci'), tag: 'linkerd/proxy:dev', archs: ['amd64', 'arm64'], packages: [], push: { reference: ref, insecure: true, credentials: {} } });
+    const r = await buildImage({
+      config,
+      cwd: s.dir,
+      output: join(s.dir, 'oci'),
+      tag: 'linkerd/proxy:dev',
+      archs: ['amd64', 'arm64'],
+      packages: [],
+      push: { reference: ref, insecure: true, credentials: {} },
+    });
     expect(r.pushed).toBe(`${ref}@${r.digest}`);
     const raw = await skopeoInspect(`docker://${ref}`, true, ['--tls-verify=false']);
     expect(raw.mediaType).toBe('application/vnd.oci.image.index.v1+json');
     const arm = await skopeoInspect(`docker://${ref}`, false, ['--tls-verify=false', '--override-arch', 'arm64']);
     expect(arm.Layers).toEqual([r.images[1]?.layer.digest]);
-    const again = await buildImage({ config, cwd: s.dir, output: join(s.dir, 'oci2'), tag: 'linkerd/proxy:dev', archs: ['amd64', 'arm64'], packages: [], push: { reference: ref, insecure: true, credentials: {} } });
+    const again = await buildImage({
+      config,
+      cwd: s.dir,
+      output: join(s.dir, 'oci2'),
+      tag: 'linkerd/proxy:dev',
+      archs: ['amd64', 'arm64'],
+      packages: [],
+      push: { reference: ref, insecure: true, credentials: {} },
+    });
     expect(again.digest).toBe(r.digest);
   });
 
@@ -49,7 +65,15 @@ describe('image build --push (OCI distribution API against docker-registry on lo
     const r = await buildImage({ config, cwd: s.dir, output: join(s.dir, 'basic-oci'), tag: 'basic/image:1', archs: ['amd64'], packages: [], push });
     const back = await skopeoInspect(`docker://${ref}`, false, ['--tls-verify=false', '--creds', 'ci:s3cret']);
     expect(back.Digest).toBe(r.digest);
-    const wrong = buildImage({ config, cwd: s.dir, output: join(s.dir, 'basic-oci2'), tag: 'basic/image:1', archs: ['amd64'], packages: [], push: { ...push, credentials: { username: 'ci', password: 'nope' } } });
+    const wrong = buildImage({
+      config,
+      cwd: s.dir,
+      output: join(s.dir, 'basic-oci2'),
+      tag: 'basic/image:1',
+      archs: ['amd64'],
+      packages: [],
+      push: { ...push, credentials: { username: 'ci', password: 'nope' } },
+    });
     await expect(wrong).rejects.toThrow(/--push: .*401/);
   });
 
@@ -59,7 +83,8 @@ describe('image build --push (OCI distribution API against docker-registry on lo
       const big = writeConfig(s.dir, 'big.yml', ['contents:', '  packages: [big]']);
       const ref = `${proxy.address}/bearer/image:1`;
       const push = { reference: ref, insecure: true, credentials: { username: 'robot', password: 'tok3n' } };
-      const build = (out: string) => buildImage({ config: big, cwd: s.dir, output: join(s.dir, out), tag: 'bearer/image:1', archs: ['amd64'], packages: [join(s.dir, 'big')], push });
+      const build = (out: string) =>
+        buildImage({ config: big, cwd: s.dir, output: join(s.dir, out), tag: 'bearer/image:1', archs: ['amd64'], packages: [join(s.dir, 'big')], push });
       const r = await build('bearer-oci');
       expect(proxy.tokensIssued()).toBeGreaterThan(0);
       expect(r.images[0]?.layer.size).toBeGreaterThan(12 << 20);
@@ -77,7 +102,15 @@ describe('image build --push (OCI distribution API against docker-registry on lo
   });
 
   it('refuses --insecure for a registry off the loopback address, before connecting', async () => {
-    const err = buildImage({ config, cwd: s.dir, output: join(s.dir, 'x-oci'), tag: 'x/x:1', archs: ['amd64'], packages: [], push: { reference: 'registry.example:5000/x/x:1', insecure: true, credentials: {} } });
+    const err = buildImage({
+      config,
+      cwd: s.dir,
+      output: join(s.dir, 'x-oci'),
+      tag: 'x/x:1',
+      archs: ['amd64'],
+      packages: [],
+      push: { reference: 'registry.example:5000/x/x:1', insecure: true, credentials: {} },
+    });
     await expect(err).rejects.toThrow(/--insecure \(plain HTTP\) is only for a registry on the loopback address/);
   });
 });

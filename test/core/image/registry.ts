@@ -23,7 +23,13 @@ export interface Registry {
 /** Debian's docker-registry (the distribution registry) on 127.0.0.1, optionally with htpasswd basic auth. */
 export async function startRegistry(dir: string, auth?: { user: string; password: string }): Promise<Registry> {
   const port = await freePort();
-  const lines = ['version: 0.1', 'log: {level: error}', 'storage:', `  filesystem: {rootdirectory: ${join(dir, 'storage')}}`, `http: {addr: "127.0.0.1:${port}"}`];
+  const lines = [
+    'version: 0.1',
+    'log: {level: error}',
+    'storage:',
+    `  filesystem: {rootdirectory: ${join(dir, 'storage')}}`,
+    `http: {addr: "127.0.0.1:${port}"}`,
+  ];
   if (auth) {
     const htpasswd = execFileSync('htpasswd', ['-Bbn', auth.user, auth.password], { encoding: 'utf8' });
     writeFileSync(join(dir, 'htpasswd'), htpasswd);
@@ -35,7 +41,10 @@ export async function startRegistry(dir: string, auth?: { user: string; password
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const address = `127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
-    const ok = await fetch(`http://${address}/v2/`).then((r) => r.status === 200 || r.status === 401, () => false);
+    const ok = await fetch(`http://${address}/v2/`).then(
+      (r) => r.status === 200 || r.status === 401,
+      () => false,
+    );
     if (ok) break;
     if (i > 100 || child.exitCode !== null) throw new Error(`docker-registry did not start: ${stderr}`);
     await new Promise((r) => setTimeout(r, 100));
@@ -56,7 +65,11 @@ export async function startRegistry(dir: string, auth?: { user: string; password
  * A loopback front for a registry that demands a bearer token (as Docker Hub and most cloud
  * registries do): 401 with a realm, a token for the right basic credentials, then pass-through.
  */
-export async function startTokenProxy(upstream: string, user: string, password: string): Promise<{ address: string; tokensIssued: () => number; requests: string[]; stop: () => Promise<void> }> {
+export async function startTokenProxy(
+  upstream: string,
+  user: string,
+  password: string,
+): Promise<{ address: string; tokensIssued: () => number; requests: string[]; stop: () => Promise<void> }> {
   let issued = 0;
   const requests: string[] = [];
   const token = 'test-token-123';

@@ -45,12 +45,16 @@ describe('flags → override annotations (spec §3.4)', () => {
 
   it('has a row for every proxy and inject flag that changes values', () => {
     const rowFlags = new Set(ANNOTATIONS.flatMap((r) => r.flags));
-    const valueFlags = flagsFor('inject').map((f) => f.name).filter((n) => !['disable-identity'].includes(n));
+    const valueFlags = flagsFor('inject')
+      .map((f) => f.name)
+      .filter((n) => !['disable-identity'].includes(n));
     expect(valueFlags.filter((n) => !rowFlags.has(n))).toEqual([]);
   });
 
   it('rejects flag values linkerd rejects', () => {
-    expect(() => overridesFor({ 'proxy-cpu-request': 'lots' })).toThrow(/^invalid argument "lots" for "--proxy-cpu-request" flag: quantities must match the regular expression/);
+    expect(() => overridesFor({ 'proxy-cpu-request': 'lots' })).toThrow(
+      /^invalid argument "lots" for "--proxy-cpu-request" flag: quantities must match the regular expression/,
+    );
     expect(() => overridesFor({ 'proxy-memory-request': 'lots' })).toThrow("Invalid memory request 'lots' for --proxy-memory-request flag");
     expect(() => overridesFor({ 'default-inbound-policy': 'open' })).toThrow(/^--default-inbound-policy must be one of/);
     expect(() => overridesFor({ 'disable-identity': true })).toThrow('--disable-identity is no longer supported; identity is always required');
@@ -96,9 +100,16 @@ describe('annotations → values (what --manual renders)', () => {
 
   it('merges proxy-additional-env by name', () => {
     const v = defaultValues();
-    v.proxy.additionalEnv = [{ name: 'A', value: '1' }, { name: 'B', value: '2' }];
+    v.proxy.additionalEnv = [
+      { name: 'A', value: '1' },
+      { name: 'B', value: '2' },
+    ];
     applyAnnotations(v, { 'config.linkerd.io/proxy-additional-env': '[{"name":"B","value":"3"},{"name":"C","value":"4"}]' });
-    expect(v.proxy.additionalEnv).toEqual([{ name: 'A', value: '1' }, { name: 'B', value: '3' }, { name: 'C', value: '4' }]);
+    expect(v.proxy.additionalEnv).toEqual([
+      { name: 'A', value: '1' },
+      { name: 'B', value: '3' },
+      { name: 'C', value: '4' },
+    ]);
   });
 
   it('ignores invalid values and says why, leaving the values as they were', () => {

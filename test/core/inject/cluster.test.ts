@@ -19,7 +19,10 @@ const linkerdConfig = {
     values: [
       'linkerdVersion: edge-26.8.5',
       'identityTrustAnchorsPEM: |',
-      ...anchors.trimEnd().split('\n').map((l) => `  ${l}`),
+      ...anchors
+        .trimEnd()
+        .split('\n')
+        .map((l) => `  ${l}`),
       'proxy:',
       '  logLevel: info',
       '  image:',
@@ -76,7 +79,15 @@ describe('inject against a cluster', () => {
   });
 
   it('writes override annotations relative to the cluster’s values, and a flag beats the namespace', async () => {
-    const r = await run(request(server, { manual: false, flags: [{ name: 'proxy-log-level', value: 'info' }, { name: 'proxy-cpu-request', value: '1' }] }));
+    const r = await run(
+      request(server, {
+        manual: false,
+        flags: [
+          { name: 'proxy-log-level', value: 'info' },
+          { name: 'proxy-cpu-request', value: '1' },
+        ],
+      }),
+    );
     expect(r.stdout).not.toContain('config.linkerd.io/proxy-log-level');
     expect(r.stdout).toContain('config.linkerd.io/proxy-cpu-request: "1"');
     const m = await run(request(server, { flags: [{ name: 'proxy-cpu-request', value: '1' }] }));
@@ -118,7 +129,12 @@ describe('resolveBaseValues without a cluster', () => {
     const unreachable = async () => {
       throw new KubeError('unreachable', 'Get "https://127.0.0.1:1/version": dial tcp 127.0.0.1:1: connect: connection refused');
     };
-    const err = await resolveBaseValues({ ignoreCluster: false, controlPlaneNamespace: 'linkerd', kube: { asGroup: [], kubeconfig: 'x' }, connect: unreachable }).catch((e: unknown) => e);
+    const err = await resolveBaseValues({
+      ignoreCluster: false,
+      controlPlaneNamespace: 'linkerd',
+      kube: { asGroup: [], kubeconfig: 'x' },
+      connect: unreachable,
+    }).catch((e: unknown) => e);
     if (!(err instanceof UserError)) throw err;
     expect(err.verbatim).toBe(true);
     expect(err.message).toBe(
@@ -127,10 +143,21 @@ describe('resolveBaseValues without a cluster', () => {
   });
 
   it('reads --values as chart values or as a saved linkerd-config ConfigMap, and the anchors file on top', async () => {
-    const fromConfigMap = await resolveBaseValues({ ignoreCluster: true, controlPlaneNamespace: 'linkerd', kube: { asGroup: [] }, valuesFile: path.join(ROOT, M('values/linkerd-config.yaml')) });
+    const fromConfigMap = await resolveBaseValues({
+      ignoreCluster: true,
+      controlPlaneNamespace: 'linkerd',
+      kube: { asGroup: [] },
+      valuesFile: path.join(ROOT, M('values/linkerd-config.yaml')),
+    });
     expect(fromConfigMap.origin).toBe('values-file');
     expect(fromConfigMap.values.identityTrustAnchorsPEM).toBe(anchors);
-    const chart = await resolveBaseValues({ ignoreCluster: true, controlPlaneNamespace: 'linkerd', kube: { asGroup: [] }, valuesFile: path.join(ROOT, M('values/cni.yaml')), cniEnabled: false });
+    const chart = await resolveBaseValues({
+      ignoreCluster: true,
+      controlPlaneNamespace: 'linkerd',
+      kube: { asGroup: [] },
+      valuesFile: path.join(ROOT, M('values/cni.yaml')),
+      cniEnabled: false,
+    });
     expect(chart.values.cniEnabled).toBe(false);
     await expect(
       resolveBaseValues({ ignoreCluster: true, controlPlaneNamespace: 'linkerd', kube: { asGroup: [] }, trustAnchorsFile: path.join(ROOT, M('shop.yaml')) }),

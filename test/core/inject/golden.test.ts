@@ -129,7 +129,18 @@ function walk(value: unknown, found: { pods: PodSpec[]; annotations: Json[] } = 
 
 const PROXY_STARTUP_PROBE = { failureThreshold: 120, httpGet: { path: '/ready', port: 4191 }, periodSeconds: 1 };
 const AWAIT_HOOK = { postStart: { exec: { command: ['/usr/lib/linkerd/linkerd-await', '--timeout=2m', '--port=4191'] } } };
-const VALIDATOR_ARGS = ['--log-format', 'plain', '--log-level', 'debug', '--connect-addr', '1.1.1.1:20001', '--listen-addr', '0.0.0.0:4140', '--timeout', '10s'];
+const VALIDATOR_ARGS = [
+  '--log-format',
+  'plain',
+  '--log-level',
+  'debug',
+  '--connect-addr',
+  '1.1.1.1:20001',
+  '--listen-addr',
+  '0.0.0.0:4140',
+  '--timeout',
+  '10s',
+];
 
 describe('shop-manual variants: the shop-manual golden with only their own edits', () => {
   const native = () => documents(readFileSync(path.join(ROOT, 'test/core/inject/golden/shop-manual.out'), 'utf8'));

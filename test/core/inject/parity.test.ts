@@ -9,7 +9,10 @@ import { inject, M, uninject } from './support.js';
 
 const P = (f: string) => M(`parity/${f}`);
 const docs = (text: string) => parseAllDocuments(text).map((d) => d.toJS() as Record<string, unknown>);
-type Pod = { metadata: { annotations?: Record<string, string> }; spec: { containers: Array<{ name: string; resources?: unknown }>; initContainers?: Array<{ name: string; resources?: unknown }> } };
+type Pod = {
+  metadata: { annotations?: Record<string, string> };
+  spec: { containers: Array<{ name: string; resources?: unknown }>; initContainers?: Array<{ name: string; resources?: unknown }> };
+};
 const podOf = (o: unknown) => (o as { spec: { template: Pod } }).spec.template;
 /** Containers and init containers (the proxy is a native sidecar by default). */
 const containersOf = (pod: Pod) => [...(pod.spec.initContainers ?? []), ...pod.spec.containers];
@@ -91,9 +94,7 @@ describe('inject parity with linkerd', () => {
   it('reports a document without a kind in linkerd’s words, and nothing else about it', async () => {
     const r = await inject([P('kindless.yaml')]);
     expect(r.exitCode).toBe(0);
-    expect(r.stderr).toBe(
-      '\n‼ no supported objects found\n\nconfigmap "settings" skipped\ndocument missing "kind" field, skipped\nservice "web" skipped\n\n',
-    );
+    expect(r.stderr).toBe('\n‼ no supported objects found\n\nconfigmap "settings" skipped\ndocument missing "kind" field, skipped\nservice "web" skipped\n\n');
   });
 
   it('prints one report for a directory, with no lines for a file holding no document', async () => {

@@ -40,7 +40,8 @@ describe('uninject(inject --manual x) is x, byte for byte', () => {
   it('keeps a byte-order mark, also where the yaml library writes the document', async () => {
     const block = `\ufeff${DEPLOY('\n        app: web')}`;
     expect((await roundTrip(block)).back).toBe(block);
-    const flow = '\ufeff{apiVersion: apps/v1, kind: Deployment, metadata: {name: web},\n spec: {template: {spec: {containers: [{name: app, image: nginx}]}}}}\n';
+    const flow =
+      '\ufeff{apiVersion: apps/v1, kind: Deployment, metadata: {name: web},\n spec: {template: {spec: {containers: [{name: app, image: nginx}]}}}}\n';
     const { injected } = await roundTrip(flow);
     expect(injected.startsWith('\ufeffapiVersion: apps/v1\n')).toBe(true);
   });
@@ -48,10 +49,14 @@ describe('uninject(inject --manual x) is x, byte for byte', () => {
 
 describe('inject -o json: YAML types JSON has no word for', () => {
   it('writes !!binary as base64 and !!set as a mapping to nulls, not a Buffer dump or {}', async () => {
-    const x = 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\ndata:\n  key: !!binary aGVsbG8=\n---\napiVersion: example.com/v1\nkind: Thing\nmetadata:\n  name: t\nspec:\n  tags: !!set {a, b}\n';
+    const x =
+      'apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\ndata:\n  key: !!binary aGVsbG8=\n---\napiVersion: example.com/v1\nkind: Thing\nmetadata:\n  name: t\nspec:\n  tags: !!set {a, b}\n';
     const r = await inject(['-'], { stdin: x, output: 'json' });
     expect(r.exitCode).toBe(0);
-    const [secret, thing] = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { data?: unknown; spec?: unknown });
+    const [secret, thing] = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { data?: unknown; spec?: unknown });
     expect(secret?.data).toEqual({ key: 'aGVsbG8=' });
     expect(thing?.spec).toEqual({ tags: { a: null, b: null } });
   });

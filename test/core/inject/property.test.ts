@@ -20,14 +20,21 @@ const OTHERS = ['ConfigMap', 'Secret', 'ServiceAccount', 'Ingress'];
 
 const dns = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}[a-z0-9]$/);
 const labelMap = fc.dictionary(fc.constantFrom('app', 'tier', 'team', 'example.com/owner', 'version'), dns, { minKeys: 1, maxKeys: 3 });
-const annotationMap = fc.dictionary(fc.constantFrom('prometheus.io/scrape', 'example.com/note', 'checksum/config'), fc.oneof(dns, fc.constantFrom('true', '8080', 'yes', 'a: b')), { minKeys: 1, maxKeys: 2 });
+const annotationMap = fc.dictionary(
+  fc.constantFrom('prometheus.io/scrape', 'example.com/note', 'checksum/config'),
+  fc.oneof(dns, fc.constantFrom('true', '8080', 'yes', 'a: b')),
+  { minKeys: 1, maxKeys: 2 },
+);
 
 const container = fc.record(
   {
     name: dns,
     image: fc.tuple(dns, fc.constantFrom('1.0', 'latest', '2.3.4')).map(([n, t]) => `ghcr.io/example/${n}:${t}`),
     ports: fc.uniqueArray(fc.integer({ min: 1, max: 65535 }), { minLength: 1, maxLength: 3 }).map((ps) => ps.map((containerPort) => ({ containerPort }))),
-    env: fc.array(fc.record({ name: fc.stringMatching(/^[A-Z][A-Z_]{0,8}$/), value: fc.oneof(dns, fc.constantFrom('0777', 'on', '1.5')) }), { minLength: 1, maxLength: 2 }),
+    env: fc.array(fc.record({ name: fc.stringMatching(/^[A-Z][A-Z_]{0,8}$/), value: fc.oneof(dns, fc.constantFrom('0777', 'on', '1.5')) }), {
+      minLength: 1,
+      maxLength: 2,
+    }),
     resources: fc.record({ requests: fc.record({ cpu: fc.constantFrom('10m', '1'), memory: fc.constantFrom('64Mi', '1Gi') }) }),
     readinessProbe: fc.record({ httpGet: fc.record({ path: fc.constant('/ready'), port: fc.integer({ min: 1, max: 65535 }) }) }),
   },
@@ -37,7 +44,13 @@ const container = fc.record(
 const podSpec = fc.record(
   {
     containers: fc.uniqueArray(container, { minLength: 1, maxLength: 3, selector: (c) => c.name }),
-    initContainers: fc.array(fc.record({ name: dns.map((n) => `init-${n}`), image: fc.constant('busybox:1.36'), restartPolicy: fc.constant('Always') }, { requiredKeys: ['name', 'image'] }), { minLength: 1, maxLength: 1 }),
+    initContainers: fc.array(
+      fc.record(
+        { name: dns.map((n) => `init-${n}`), image: fc.constant('busybox:1.36'), restartPolicy: fc.constant('Always') },
+        { requiredKeys: ['name', 'image'] },
+      ),
+      { minLength: 1, maxLength: 1 },
+    ),
     volumes: fc.array(fc.record({ name: dns.map((n) => `vol-${n}`), emptyDir: fc.constant({}) }), { minLength: 1, maxLength: 2 }),
     serviceAccountName: dns,
   },
@@ -46,7 +59,10 @@ const podSpec = fc.record(
 
 // An empty `metadata: {}` that injection fills comes back absent, not empty (see the README), so the
 // generator leaves pod metadata out or gives it labels.
-const podTemplate = fc.record({ metadata: fc.record({ labels: labelMap, annotations: annotationMap }, { requiredKeys: ['labels'] }), spec: podSpec }, { requiredKeys: ['spec'] });
+const podTemplate = fc.record(
+  { metadata: fc.record({ labels: labelMap, annotations: annotationMap }, { requiredKeys: ['labels'] }), spec: podSpec },
+  { requiredKeys: ['spec'] },
+);
 
 const metadata = fc.record({ name: dns, namespace: dns, labels: labelMap, annotations: annotationMap }, { requiredKeys: ['name'] });
 
@@ -57,9 +73,11 @@ const workload = fc.tuple(fc.constantFrom(...WORKLOADS), metadata, podTemplate).
   return { apiVersion, kind, metadata: meta, spec: { replicas: 1, template: tmpl } };
 });
 
-const other = fc.tuple(fc.constantFrom(...OTHERS, 'Namespace', 'Service'), metadata, fc.dictionary(dns, dns, { maxKeys: 2 })).map(([kind, meta, data]) =>
-  kind === 'Service' ? { apiVersion: 'v1', kind, metadata: meta, spec: { ports: [{ port: 80 }] } } : { apiVersion: 'v1', kind, metadata: meta, data },
-);
+const other = fc
+  .tuple(fc.constantFrom(...OTHERS, 'Namespace', 'Service'), metadata, fc.dictionary(dns, dns, { maxKeys: 2 }))
+  .map(([kind, meta, data]) =>
+    kind === 'Service' ? { apiVersion: 'v1', kind, metadata: meta, spec: { ports: [{ port: 80 }] } } : { apiVersion: 'v1', kind, metadata: meta, data },
+  );
 
 const layout = fc.record({ indent: fc.constantFrom(2, 4), indentSeq: fc.boolean() });
 
@@ -88,8 +106,14 @@ base.identityTrustAnchorsPEM = readFileSync(`${ROOT}${ANCHORS}`, 'utf8');
 
 const FLAG_SETS: SetFlag[][] = [
   [],
-  [{ name: 'opaque-ports', value: ['8080'] }, { name: 'skip-outbound-ports', value: ['3306'] }],
-  [{ name: 'proxy-cpu-request', value: '100m' }, { name: 'proxy-memory-limit', value: '250Mi' }],
+  [
+    { name: 'opaque-ports', value: ['8080'] },
+    { name: 'skip-outbound-ports', value: ['3306'] },
+  ],
+  [
+    { name: 'proxy-cpu-request', value: '100m' },
+    { name: 'proxy-memory-limit', value: '250Mi' },
+  ],
   [{ name: 'native-sidecar', value: false }],
 ];
 

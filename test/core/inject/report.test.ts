@@ -52,14 +52,19 @@ describe('inject report (spec §3.7)', () => {
       glyphs: { ok: '[ok]', warn: '[!]' },
       notes: [{ resource: 'deployment/web', message: 'annotation config.linkerd.io/proxy-cpu-request: 700m on the input overrides --proxy-cpu-request 100m' }],
     });
-    expect(text).toBe('\n[!] deployment/web: annotation config.linkerd.io/proxy-cpu-request: 700m on the input overrides --proxy-cpu-request 100m\n\ndeployment "web" injected\n\n');
+    expect(text).toBe(
+      '\n[!] deployment/web: annotation config.linkerd.io/proxy-cpu-request: 700m on the input overrides --proxy-cpu-request 100m\n\ndeployment "web" injected\n\n',
+    );
   });
 });
 
 describe('uninject report (spec §3.8)', () => {
   it('lists each object between blank lines, with no warnings section', () => {
-    expect(uninjectReportText([{ ...web, outcome: 'uninjected' }, { kind: 'service', name: 'web', outcome: 'skipped' }])).toBe(
-      '\ndeployment "web" uninjected\nservice "web" skipped\n\n',
-    );
+    expect(
+      uninjectReportText([
+        { ...web, outcome: 'uninjected' },
+        { kind: 'service', name: 'web', outcome: 'skipped' },
+      ]),
+    ).toBe('\ndeployment "web" uninjected\nservice "web" skipped\n\n');
   });
 });

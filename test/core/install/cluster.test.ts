@@ -38,7 +38,12 @@ describe('install against a cluster: pre-checks (spec §2.1)', () => {
   afterEach(() => server.clearFaults());
 
   it('renders the control plane when the CRDs are there, reading the API server ports from default/kubernetes', async () => {
-    server.put({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'kubernetes', namespace: 'default' }, spec: { ports: [{ name: 'https', port: 443, targetPort: 16443 }] } });
+    server.put({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'kubernetes', namespace: 'default' },
+      spec: { ports: [{ name: 'https', port: 443, targetPort: 16443 }] },
+    });
     const result = await renderInstall(request(server));
     const identity = result.objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'linkerd-identity') as never as {
       spec: { template: { spec: { initContainers: Array<{ args: string[] }> } } };
@@ -85,7 +90,11 @@ describe('install against a cluster: pre-checks (spec §2.1)', () => {
       kind: 'Secret',
       type: 'kubernetes.io/tls',
       metadata: { name: 'linkerd-identity-issuer', namespace: 'linkerd' },
-      data: { 'ca.crt': b64(fixtureText('valid-trust-anchors.pem')), 'tls.crt': b64(fixtureText('valid-crt.pem')), 'tls.key': b64(fixtureText('valid-key.pem')) },
+      data: {
+        'ca.crt': b64(fixtureText('valid-trust-anchors.pem')),
+        'tls.crt': b64(fixtureText('valid-crt.pem')),
+        'tls.key': b64(fixtureText('valid-key.pem')),
+      },
     });
     try {
       const result = await renderInstall(request(server, { flags: [{ name: 'identity-external-issuer', value: true }] }));
@@ -115,7 +124,9 @@ describe('install against a cluster: pre-checks (spec §2.1)', () => {
   });
 
   it('reports a missing kubeconfig with the same message', async () => {
-    await expect(renderInstall(request(server, { cluster: { kubeconfig: '/nonexistent/kubeconfig', asGroup: [] } }))).rejects.toThrow(/Cannot connect to the Kubernetes cluster:\n\n.*no such file or directory/);
+    await expect(renderInstall(request(server, { cluster: { kubeconfig: '/nonexistent/kubeconfig', asGroup: [] } }))).rejects.toThrow(
+      /Cannot connect to the Kubernetes cluster:\n\n.*no such file or directory/,
+    );
   });
 });
 

@@ -35,13 +35,17 @@ describe('Gateway API CRD decision', () => {
     try {
       decideGatewayApi('absent', {});
     } catch (e) {
-      expect((e as { hint?: string }).hint).toContain('kubectl apply --server-side -f https://github.com/kubernetes-sigs/gateway-api/releases/download/v1.5.1/standard-install.yaml');
+      expect((e as { hint?: string }).hint).toContain(
+        'kubectl apply --server-side -f https://github.com/kubernetes-sigs/gateway-api/releases/download/v1.5.1/standard-install.yaml',
+      );
     }
   });
 
   it('keeps providing Linkerd-managed CRDs by default, and refuses to drop them', () => {
     expect(decideGatewayApi('linkerd', {})).toEqual({ httpRoutes: true, tlsRoutes: true, tcpRoutes: true });
-    expect(() => decideGatewayApi('linkerd', { installGatewayAPI: false })).toThrow('Linkerd is providing GW API, but your current install configuration will remove it');
+    expect(() => decideGatewayApi('linkerd', { installGatewayAPI: false })).toThrow(
+      'Linkerd is providing GW API, but your current install configuration will remove it',
+    );
   });
 
   it('refuses to install over external CRDs', () => {
@@ -61,7 +65,9 @@ describe('Gateway API CRD decision', () => {
     const all = renderCrds({ namespace: 'linkerd', cliVersion: 'v', chartVersion: 'c', installGatewayAPI: true });
     const names = (s: Parameters<typeof selectGatewayCrds>[1]) => selectGatewayCrds(all, s).map((c) => c.metadata!.name);
     expect(names({ httpRoutes: false, tlsRoutes: false, tcpRoutes: false })).toHaveLength(10);
-    expect(names({ httpRoutes: true, tlsRoutes: false, tcpRoutes: false })).toEqual(expect.arrayContaining(['httproutes.gateway.networking.k8s.io', 'grpcroutes.gateway.networking.k8s.io']));
+    expect(names({ httpRoutes: true, tlsRoutes: false, tcpRoutes: false })).toEqual(
+      expect.arrayContaining(['httproutes.gateway.networking.k8s.io', 'grpcroutes.gateway.networking.k8s.io']),
+    );
     expect(names({ httpRoutes: true, tlsRoutes: true, tcpRoutes: true })).toHaveLength(14);
   });
 });

@@ -122,7 +122,11 @@ describe('identity credentials: external issuer (kubernetes.io/tls)', () => {
 
   it('refuses issuer files', async () => {
     await expect(
-      initializeIdentityCredentials(external(), { ...opts, sources: { issuerCertificate: '--identity-issuer-certificate-file c.pem' }, readExternalIssuer: secret }),
+      initializeIdentityCredentials(external(), {
+        ...opts,
+        sources: { issuerCertificate: '--identity-issuer-certificate-file c.pem' },
+        readExternalIssuer: secret,
+      }),
     ).rejects.toThrow('--identity-issuer-certificate-file must not be specified if --identity-external-issuer=true');
     await expect(
       initializeIdentityCredentials(external(), { ...opts, sources: { issuerKey: '--identity-issuer-key-file k.pem' }, readExternalIssuer: secret }),
@@ -137,7 +141,11 @@ describe('identity credentials: external issuer (kubernetes.io/tls)', () => {
   });
 
   it('validates the Secret and names it in the error', async () => {
-    const expired = async () => ({ anchors: fixtureText('expired-trust-anchors.pem'), crt: fixtureText('expired-crt.pem'), key: fixtureText('expired-key.pem') });
+    const expired = async () => ({
+      anchors: fixtureText('expired-trust-anchors.pem'),
+      crt: fixtureText('expired-crt.pem'),
+      key: fixtureText('expired-key.pem'),
+    });
     await expect(initializeIdentityCredentials(external(), { ...opts, readExternalIssuer: expired })).rejects.toThrow(
       'failed to validate issuer credentials: not valid anymore. Expired on 2021-01-01T00:00:00Z (Secret linkerd/linkerd-identity-issuer)',
     );

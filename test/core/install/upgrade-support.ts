@@ -52,7 +52,12 @@ export function meshedPod(namespace: string, name: string, anchorsPem: string): 
     metadata: { name, namespace, labels: { 'linkerd.io/control-plane-ns': 'linkerd', 'linkerd.io/workload-ns': namespace } },
     spec: {
       initContainers: [
-        { name: 'linkerd-proxy', image: 'cr.l5d.io/linkerd/proxy:edge-26.9.1', restartPolicy: 'Always', env: [{ name: 'LINKERD2_PROXY_IDENTITY_TRUST_ANCHORS', value: anchorsPem }] },
+        {
+          name: 'linkerd-proxy',
+          image: 'cr.l5d.io/linkerd/proxy:edge-26.9.1',
+          restartPolicy: 'Always',
+          env: [{ name: 'LINKERD2_PROXY_IDENTITY_TRUST_ANCHORS', value: anchorsPem }],
+        },
       ],
       containers: [{ name: 'app', image: 'app:1' }],
     },

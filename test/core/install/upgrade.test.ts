@@ -130,7 +130,10 @@ describe('upgrade: install → apply → upgrade renders the same control plane 
     expect(renderDiff(installed, offline.objects)).toEqual(REGENERATED);
     // JSON lines (install -o json) from standard input too.
     const fromStdin = await renderUpgrade(
-      upgradeRequest(server, { fromManifests: '-', readers: { stdin: () => Promise.resolve(Buffer.from(installed.map((o) => JSON.stringify(o)).join('\n'))) } }),
+      upgradeRequest(server, {
+        fromManifests: '-',
+        readers: { stdin: () => Promise.resolve(Buffer.from(installed.map((o) => JSON.stringify(o)).join('\n'))) },
+      }),
     );
     expect(renderDiff(installed, fromStdin.objects)).toEqual(REGENERATED);
   });
@@ -188,7 +191,9 @@ describe('upgrade refusals, each with the real CLI text printed as is', () => {
   it('refuses issuer files when the issuer is external (cert-manager)', async () => {
     const stored = { identity: { issuer: { scheme: 'kubernetes.io/tls' } }, identityTrustAnchorsPEM: fixtureText('valid-trust-anchors.pem') };
     const manifest = file('external.yaml', yaml.dump(storedSecret(stored)));
-    const f = await failure(upgradeRequest(server, { fromManifests: manifest, flags: [{ name: 'identity-issuer-certificate-file', value: 'fixtures/certs/valid-crt.pem' }] }));
+    const f = await failure(
+      upgradeRequest(server, { fromManifests: manifest, flags: [{ name: 'identity-issuer-certificate-file', value: 'fixtures/certs/valid-crt.pem' }] }),
+    );
     expect(f).toEqual({ message: `${EXTERNAL_ISSUER}\n`, verbatim: true });
   });
 
@@ -242,7 +247,8 @@ describe('upgrade refusals, each with the real CLI text printed as is', () => {
     server.put({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'docker-node' }, status: { nodeInfo: { containerRuntimeVersion: 'docker://20.10.7' } } });
     try {
       expect(await failure(upgradeRequest(server))).toEqual({
-        message: 'there are nodes using the docker container runtime and proxy-init container must run as root user.\ntry installing linkerd via --set proxyInit.runAsRoot=true\n',
+        message:
+          'there are nodes using the docker container runtime and proxy-init container must run as root user.\ntry installing linkerd via --set proxyInit.runAsRoot=true\n',
         verbatim: true,
       });
       const asRoot = await renderUpgrade(upgradeRequest(server, { set: ['proxyInit.runAsRoot=true'] }));
@@ -262,8 +268,13 @@ describe('upgrade refusals, each with the real CLI text printed as is', () => {
   it('reports a manifest that is not Kubernetes objects', async () => {
     const f = await failure(upgradeRequest(server, { fromManifests: file('bad.yaml', '- a\n- b\n') }));
     expect(f.message).toMatch(/^failed to parse Kubernetes objects from manifest .*bad\.yaml: document 1 is not a Kubernetes object/);
-    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 9 }, (_, i) => `${'bcdefghij'[i]}: &${'bcdefghij'[i]} [${Array(10).fill(`*${'abcdefghi'[i]}`).join(', ')}]`)].join('\n');
-    expect((await failure(upgradeRequest(server, { fromManifests: file('bomb.yaml', `${bomb}\n`) }))).message).toMatch(/aliases expand it past 1,000,000 nodes \(an alias bomb\?\); refusing to expand it/);
+    const bomb = [
+      'a: &a [x, x, x, x, x, x, x, x, x, x]',
+      ...Array.from({ length: 9 }, (_, i) => `${'bcdefghij'[i]}: &${'bcdefghij'[i]} [${Array(10).fill(`*${'abcdefghi'[i]}`).join(', ')}]`),
+    ].join('\n');
+    expect((await failure(upgradeRequest(server, { fromManifests: file('bomb.yaml', `${bomb}\n`) }))).message).toMatch(
+      /aliases expand it past 1,000,000 nodes \(an alias bomb\?\); refusing to expand it/,
+    );
     const missing = await failure(upgradeRequest(server, { fromManifests: path.join(tmp, 'absent.yaml') }));
     expect(missing.message).toMatch(/^failed to parse manifests from .*absent\.yaml: stat .*absent\.yaml: no such file or directory\n$/);
   });
@@ -294,7 +305,9 @@ describe('upgrade from an expired trust anchor and issuer (linkerd2 #4808)', () 
   afterAll(() => server.stop());
 
   it('without new certificates, fails on the expired issuer', async () => {
-    await expect(renderUpgrade(upgradeRequest(server))).rejects.toThrow(/^failed to validate issuer credentials: not valid anymore\. Expired on 2025-01-01T00:00:00Z/);
+    await expect(renderUpgrade(upgradeRequest(server))).rejects.toThrow(
+      /^failed to validate issuer credentials: not valid anymore\. Expired on 2025-01-01T00:00:00Z/,
+    );
   });
 
   it('with new files, names the pods still on the old anchors; with --force, renders the new chain', async () => {
@@ -327,7 +340,9 @@ function storedSecret(overrides: object) {
 
 describe('stored values (Secret linkerd-config-overrides)', () => {
   it('are the chart defaults with the stored keys laid over them; 2.9-era `global` keys move to the top', () => {
-    const { values, unknownKeys } = loadStoredValues(storedSecret({ global: { clusterDomain: 'example.org' }, controllerLogLevel: 'debug', retired: 1 }) as never);
+    const { values, unknownKeys } = loadStoredValues(
+      storedSecret({ global: { clusterDomain: 'example.org' }, controllerLogLevel: 'debug', retired: 1 }) as never,
+    );
     expect(values.clusterDomain).toBe('example.org');
     expect(values.controllerLogLevel).toBe('debug');
     expect(values.proxy).toEqual(defaultValues().proxy);
@@ -335,7 +350,9 @@ describe('stored values (Secret linkerd-config-overrides)', () => {
   });
 
   it('a Secret without its data key is an error', () => {
-    expect(() => loadStoredValues({ metadata: { name: 'linkerd-config-overrides' } })).toThrow('secret/linkerd-config-overrides is missing linkerd-config-overrides data');
+    expect(() => loadStoredValues({ metadata: { name: 'linkerd-config-overrides' } })).toThrow(
+      'secret/linkerd-config-overrides is missing linkerd-config-overrides data',
+    );
   });
 
   it('--from-manifests also reads `kind: List` documents (kubectl get -o yaml)', async () => {

@@ -72,16 +72,12 @@ describe('test API server with kubectl 1.32', () => {
 
   it('lists namespaces', async () => {
     const r = await kubectl(server, 'get', 'ns');
-    expect(r.stdout.trim().split('\n').map((l) => l.split(/\s+/)[0])).toEqual([
-      'NAME',
-      'batch',
-      'default',
-      'emojivoto',
-      'kube-node-lease',
-      'kube-public',
-      'kube-system',
-      'linkerd',
-    ]);
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split(/\s+/)[0]),
+    ).toEqual(['NAME', 'batch', 'default', 'emojivoto', 'kube-node-lease', 'kube-public', 'kube-system', 'linkerd']);
     expect(r.stdout).toMatch(/kube-system\s+Active\s+120m/);
   });
 
@@ -207,9 +203,7 @@ describe('test API server knobs', () => {
     try {
       const r = await request(server, '/api/v1/namespaces/linkerd/secrets');
       expect(r.status).toBe(403);
-      expect(r.body.message).toBe(
-        'secrets is forbidden: User "kubernetes-admin" cannot list resource "secrets" in API group "" in the namespace "linkerd"',
-      );
+      expect(r.body.message).toBe('secrets is forbidden: User "kubernetes-admin" cannot list resource "secrets" in API group "" in the namespace "linkerd"');
     } finally {
       server.setDenials([]);
     }

@@ -47,12 +47,7 @@ describe('ClusterSnapshot', () => {
     await snap.find('nodes', 'test-control-plane', 'ignored-for-cluster-scoped');
     await snap.serverVersion();
     await snap.serverVersion();
-    expect(server.requests.map((r) => r.path)).toEqual([
-      '/api/v1/namespaces/kube-system/configmaps',
-      '/api/v1/configmaps',
-      '/api/v1/nodes',
-      '/version',
-    ]);
+    expect(server.requests.map((r) => r.path)).toEqual(['/api/v1/namespaces/kube-system/configmaps', '/api/v1/configmaps', '/api/v1/nodes', '/version']);
   });
 
   it('does not cache failures, and invalidate() forces a fresh LIST', async () => {

@@ -69,12 +69,8 @@ describe('connectKube / KubeClient against the test API server', () => {
   });
 
   it('lists with label selectors (=, !=, in, notin, exists, !key) and fills in apiVersion/kind', async () => {
-    const names = async (labelSelector: string, namespace?: string) =>
-      (await client.list('pods', { labelSelector, namespace })).map((p) => p.metadata?.name);
-    expect(await names('linkerd.io/control-plane-ns=linkerd', 'linkerd')).toEqual([
-      'linkerd-destination-7d9c8b6f5-abcde',
-      'linkerd-identity-5f7b9c4d8-fghij',
-    ]);
+    const names = async (labelSelector: string, namespace?: string) => (await client.list('pods', { labelSelector, namespace })).map((p) => p.metadata?.name);
+    expect(await names('linkerd.io/control-plane-ns=linkerd', 'linkerd')).toEqual(['linkerd-destination-7d9c8b6f5-abcde', 'linkerd-identity-5f7b9c4d8-fghij']);
     expect(await names('linkerd.io/control-plane-component')).toHaveLength(2);
     expect(await names('app in (web-svc, emoji-svc)')).toEqual(['emoji-7f6d5c4b3-uvwxy', 'web-6c8f9d7b5-klmno']);
     expect(await names('app,app notin (web-svc,emoji-svc)')).toEqual(['voting-5b9d7c6f4-pqrst']);
@@ -149,7 +145,12 @@ describe('connectKube / KubeClient against the test API server', () => {
     expect(role.metadata?.name).toBe('linkerd-linkerd-identity');
     const sa = await client.dryRunCreate({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'linkerd-identity', namespace: 'linkerd' } });
     expect(sa.metadata?.namespace).toBe('linkerd');
-    const server_ = await client.dryRunCreate({ apiVersion: 'policy.linkerd.io/v1beta3', kind: 'Server', metadata: { name: 's2', namespace: 'emojivoto' }, spec: {} });
+    const server_ = await client.dryRunCreate({
+      apiVersion: 'policy.linkerd.io/v1beta3',
+      kind: 'Server',
+      metadata: { name: 's2', namespace: 'emojivoto' },
+      spec: {},
+    });
     expect(server_.kind).toBe('Server');
     const posts = server.requests.filter((r) => r.method === 'POST' && r.query === 'dryRun=All').map((r) => r.path);
     expect(posts).toEqual([
@@ -193,7 +194,9 @@ describe('connectKube / KubeClient against the test API server', () => {
     const remove = server.setFault('GET /apis/apps/v1', { status: 503, message: 'the server is currently unable to handle the request' }, { times: 1 });
     try {
       const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'linkerd' }, spec: {} };
-      await expect(fresh.dryRunCreate(deployment)).rejects.toMatchObject({ message: expect.stringContaining('the server is currently unable to handle the request') });
+      await expect(fresh.dryRunCreate(deployment)).rejects.toMatchObject({
+        message: expect.stringContaining('the server is currently unable to handle the request'),
+      });
       await expect(fresh.dryRunCreate(deployment)).resolves.toMatchObject({ kind: 'Deployment' });
     } finally {
       remove();
@@ -258,9 +261,7 @@ describe('kubeconfig selection and impersonation', () => {
     });
     const empty = await connectKube({ asGroup: [] }, { env: { HOME: server.dir } }).catch((e: unknown) => e);
     expect(empty).toBeInstanceOf(KubeError);
-    expect((empty as KubeError).message).toBe(
-      'invalid configuration: no configuration has been provided, try setting KUBERNETES_MASTER environment variable',
-    );
+    expect((empty as KubeError).message).toBe('invalid configuration: no configuration has been provided, try setting KUBERNETES_MASTER environment variable');
   });
 
   it('fails with one clear line for an unparseable kubeconfig', async () => {

@@ -30,7 +30,16 @@ describe('uninstall (spec §2.11)', () => {
     const { objects, notes } = await uninstall({ ...req(server), force: false });
     expect(notes).toEqual([]);
     const kinds = [...new Set(objects.map((o) => o.kind))];
-    expect(kinds).toEqual(['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding', 'CustomResourceDefinition', 'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration', 'Namespace']);
+    expect(kinds).toEqual([
+      'ClusterRole',
+      'ClusterRoleBinding',
+      'Role',
+      'RoleBinding',
+      'CustomResourceDefinition',
+      'MutatingWebhookConfiguration',
+      'ValidatingWebhookConfiguration',
+      'Namespace',
+    ]);
     expect(objects.filter((o) => o.kind === 'CustomResourceDefinition')).toHaveLength(10);
     expect(objects.find((o) => o.kind === 'Role' && o.metadata.name === 'linkerd-heartbeat')).toEqual({
       apiVersion: 'rbac.authorization.k8s.io/v1',
@@ -94,7 +103,10 @@ describe('uninstall (spec §2.11)', () => {
   });
 
   it('a failed listing is an error naming the kind, not an empty success', async () => {
-    const off = server.setFault('GET /apis/rbac.authorization.k8s.io/v1/clusterroles', { status: 403, message: 'clusterroles.rbac.authorization.k8s.io is forbidden' });
+    const off = server.setFault('GET /apis/rbac.authorization.k8s.io/v1/clusterroles', {
+      status: 403,
+      message: 'clusterroles.rbac.authorization.k8s.io is forbidden',
+    });
     try {
       const e = await rejection(uninstall({ ...req(server), force: true }));
       expect(e.message).toMatch(/^could not fetch ClusterRole resources: .*forbidden/);

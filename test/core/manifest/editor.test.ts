@@ -43,16 +43,21 @@ describe('DocEditor line patches', () => {
   it('prepends sequence items above the comments of the first item, in the sequence’s own layout', () => {
     const text = 'spec:\n  containers:\n      # the app\n      -   name: app\n          image: nginx\n';
     const { out } = edit(text, (ed, root) => ed.insertItems(ed.getSeq(ed.getMap(root, 'spec')!, 'containers')!, 'start', [{ name: 'proxy', args: ['a'] }]));
-    expect(out).toBe('spec:\n  containers:\n      -   name: proxy\n          args:\n          -   a\n      # the app\n      -   name: app\n          image: nginx\n');
+    expect(out).toBe(
+      'spec:\n  containers:\n      -   name: proxy\n          args:\n          -   a\n      # the app\n      -   name: app\n          image: nginx\n',
+    );
   });
 
   it('appends at the end of a document without a final newline, and after a block scalar', () => {
     expect(edit('a:\n  b: 1', (ed, root) => ed.setString(ed.getMap(root, 'a')!, 'c', 'x')).out).toBe('a:\n  b: 1\n  c: x');
-    expect(edit('a:\n  s: |\n    line\n\nz: 1\n', (ed, root) => ed.setString(ed.getMap(root, 'a')!, 'c', 'x')).out).toBe('a:\n  s: |\n    line\n  c: x\n\nz: 1\n');
+    expect(edit('a:\n  s: |\n    line\n\nz: 1\n', (ed, root) => ed.setString(ed.getMap(root, 'a')!, 'c', 'x')).out).toBe(
+      'a:\n  s: |\n    line\n  c: x\n\nz: 1\n',
+    );
   });
 
   it('removes items and keys as whole lines, and the keys of what it emptied', () => {
-    const text = 'spec:\n  initContainers:\n  - name: linkerd-init\n    image: x\n  containers:\n  - name: app\n  - name: linkerd-proxy # gone\n    image: y\nmetadata:\n  labels:\n    linkerd.io/x: y\n';
+    const text =
+      'spec:\n  initContainers:\n  - name: linkerd-init\n    image: x\n  containers:\n  - name: app\n  - name: linkerd-proxy # gone\n    image: y\nmetadata:\n  labels:\n    linkerd.io/x: y\n';
     const { out } = edit(text, (ed, root) => {
       const spec = ed.getMap(root, 'spec')!;
       const gone = (i: unknown) => ['linkerd-init', 'linkerd-proxy'].includes((i as YAMLMap).get('name') as string);

@@ -30,7 +30,9 @@ describe('fetchUrl (inject inputs and -f values files)', () => {
     const dns = fakeFetch(() => {
       throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ENOTFOUND' } });
     });
-    await expect(fetchUrl('https://nowhere.example/x.yaml', { fetch: dns.f })).rejects.toThrow(/^Get "https:\/\/nowhere\.example\/x\.yaml": dial tcp: lookup nowhere\.example: no such host$/);
+    await expect(fetchUrl('https://nowhere.example/x.yaml', { fetch: dns.f })).rejects.toThrow(
+      /^Get "https:\/\/nowhere\.example\/x\.yaml": dial tcp: lookup nowhere\.example: no such host$/,
+    );
     const gone = fakeFetch(() => new Response('', { status: 410, statusText: 'Gone' }));
     await expect(fetchUrl('https://x.example/x.yaml', { fetch: gone.f })).rejects.toThrow(
       'unable to read URL "https://x.example/x.yaml", server reported 410 Gone, status code=410',

@@ -4,19 +4,70 @@ import { inlineScalar, literalBlock, renderKey, resolvesToNonString, scalarStyle
 
 describe('scalarStyle', () => {
   it('writes ordinary strings plain', () => {
-    for (const s of ['linkerd-proxy', 'cr.l5d.io/linkerd/proxy:edge-26.9.1', '--ipv6=false', '4190,4191,4567,4568', '$(_pod_sa).$(_pod_ns)', 'linkerd/cli edge-26.9.1', '10.0.0.0/8,fd00::/8', 'warn,linkerd=info,[{headers}]=off']) {
+    for (const s of [
+      'linkerd-proxy',
+      'cr.l5d.io/linkerd/proxy:edge-26.9.1',
+      '--ipv6=false',
+      '4190,4191,4567,4568',
+      '$(_pod_sa).$(_pod_ns)',
+      'linkerd/cli edge-26.9.1',
+      '10.0.0.0/8,fd00::/8',
+      'warn,linkerd=info,[{headers}]=off',
+    ]) {
       expect(scalarStyle(s), s).toBe('PLAIN');
     }
   });
 
   it('double-quotes what a YAML 1.1 or 1.2 reader would not read back as a string', () => {
-    for (const s of ['4143', '0777', '0x1F', '1e3', '1.5', '.inf', 'true', 'False', 'on', 'OFF', 'yes', 'y', 'N', 'null', '~', '', '2026-09-01', '1:20', '<<', '=']) {
+    for (const s of [
+      '4143',
+      '0777',
+      '0x1F',
+      '1e3',
+      '1.5',
+      '.inf',
+      'true',
+      'False',
+      'on',
+      'OFF',
+      'yes',
+      'y',
+      'N',
+      'null',
+      '~',
+      '',
+      '2026-09-01',
+      '1:20',
+      '<<',
+      '=',
+    ]) {
       expect(scalarStyle(s), s).toBe('QUOTE_DOUBLE');
     }
   });
 
   it('double-quotes strings whose syntax would break a plain scalar', () => {
-    for (const s of ['a: b', 'x #y', '- item', '*alias', '&anchor', '!tag', '{a}', '[a]', "'q'", '"q"', ' lead', 'trail ', 'key:', '---', '% x', '@at', '`tick', '|pipe', '>fold', 'tab\there']) {
+    for (const s of [
+      'a: b',
+      'x #y',
+      '- item',
+      '*alias',
+      '&anchor',
+      '!tag',
+      '{a}',
+      '[a]',
+      "'q'",
+      '"q"',
+      ' lead',
+      'trail ',
+      'key:',
+      '---',
+      '% x',
+      '@at',
+      '`tick',
+      '|pipe',
+      '>fold',
+      'tab\there',
+    ]) {
       expect(scalarStyle(s), s).toBe('QUOTE_DOUBLE');
     }
   });

@@ -47,9 +47,7 @@ describe('parseManifestStream', () => {
   });
 
   it('reports an alias to an anchor of another document where the alias is', () => {
-    expect(() => stream('a: &x 1\n---\nb: *x\n', 'alias.yaml')).toThrow(
-      'alias.yaml:3:4: unknown anchor "x" (anchors do not carry across "---" documents)',
-    );
+    expect(() => stream('a: &x 1\n---\nb: *x\n', 'alias.yaml')).toThrow('alias.yaml:3:4: unknown anchor "x" (anchors do not carry across "---" documents)');
   });
 });
 
@@ -63,7 +61,12 @@ describe('renderStream', () => {
 
   it('refuses to expand an alias bomb', () => {
     const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
-    for (const l of 'bcdefgh') bomb.push(`${l}: &${l} [${Array(10).fill(`*${String.fromCharCode(l.charCodeAt(0) - 1)}`).join(', ')}]`);
+    for (const l of 'bcdefgh')
+      bomb.push(
+        `${l}: &${l} [${Array(10)
+          .fill(`*${String.fromCharCode(l.charCodeAt(0) - 1)}`)
+          .join(', ')}]`,
+      );
     const s = stream(bomb.join('\n') + '\n', 'bomb.yaml');
     expect(() => renderStream(s, [], 'json')).toThrow(/^bomb\.yaml:1:1: aliases expand it past 1,000,000 nodes/);
   });

@@ -119,7 +119,8 @@ describe('network errors in Go words', () => {
 
   it('failures loopback cannot produce, on errors shaped as Node raises them', () => {
     const target = new URL('https://10.0.0.1:6443/version');
-    const sys = (code: string, extra: object = {}) => Object.assign(new Error(`connect ${code} 10.0.0.1:6443`), { code, address: '10.0.0.1', port: 6443, ...extra });
+    const sys = (code: string, extra: object = {}) =>
+      Object.assign(new Error(`connect ${code} 10.0.0.1:6443`), { code, address: '10.0.0.1', port: 6443, ...extra });
     const text = (e: unknown, proxy?: URL) => netErrorText(e, { target, proxy });
     expect(text(sys('EHOSTUNREACH'))).toEqual({ kind: 'unreachable', text: 'dial tcp 10.0.0.1:6443: connect: no route to host' });
     expect(text(sys('ENETUNREACH')).text).toBe('dial tcp 10.0.0.1:6443: connect: network is unreachable');

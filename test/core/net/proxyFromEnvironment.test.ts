@@ -86,7 +86,9 @@ describe('proxyFromEnvironment (Go net/http ProxyFromEnvironment rules)', () => 
   it('refuses HTTP_PROXY for http URLs under CGI (REQUEST_METHOD set), but not HTTPS_PROXY', () => {
     const cgi = { HTTP_PROXY: P, HTTPS_PROXY: P, REQUEST_METHOD: 'GET' };
     expect(() => proxyFromEnvironment(new URL('http://api.example/'), cgi)).toThrow(UserError);
-    expect(() => proxyFromEnvironment(new URL('http://api.example/'), cgi)).toThrow('refusing to use HTTP_PROXY value in CGI environment; see golang.org/s/cgihttpproxy');
+    expect(() => proxyFromEnvironment(new URL('http://api.example/'), cgi)).toThrow(
+      'refusing to use HTTP_PROXY value in CGI environment; see golang.org/s/cgihttpproxy',
+    );
     expect(proxyFromEnvironment(new URL('https://api.example/'), cgi)?.href).toBe(`${P}/`);
     expect(proxyFromEnvironment(new URL('http://api.example/'), { REQUEST_METHOD: 'GET' })).toBeUndefined();
   });

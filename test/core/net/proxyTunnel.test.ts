@@ -146,4 +146,3 @@ describe('outbound requests through HTTPS_PROXY / HTTP_PROXY', () => {
     expect(proxy.tunnels).toEqual([NAME]);
   });
 });
-

@@ -110,9 +110,7 @@ describe('validityProblem / expiringSoon', () => {
     expect(validityProblem(issuer, issuer.notAfter)).toBeUndefined();
     expect(validityProblem(issuer, issuer.notBefore)).toBeUndefined();
     expect(validityProblem(issuer, new Date('2024-12-31T23:59:59Z'))).toBe('not valid before: 2025-01-01T00:00:00Z');
-    expect(validityProblem(issuer, new Date('2035-01-01T00:00:01Z'))).toBe(
-      'not valid anymore. Expired on 2035-01-01T00:00:00Z',
-    );
+    expect(validityProblem(issuer, new Date('2035-01-01T00:00:01Z'))).toBe('not valid anymore. Expired on 2035-01-01T00:00:00Z');
   });
 
   it('warns 60 days ahead by default', () => {

@@ -102,10 +102,7 @@ describe('generateIdentityCredentials', () => {
       anchorsPem: creds.anchor.certPem,
       now: NOW,
     });
-    expect(valid.chain.map((c) => certificateInfo(c).subjectCN)).toEqual([
-      'identity.linkerd.cluster.local',
-      'root.linkerd.cluster.local',
-    ]);
+    expect(valid.chain.map((c) => certificateInfo(c).subjectCN)).toEqual(['identity.linkerd.cluster.local', 'root.linkerd.cluster.local']);
   });
 
   it('produces a chain that openssl verifies (strict mode, anchor as the only CA)', () => {
@@ -235,9 +232,7 @@ describe('createIssuer', () => {
     expect(info.subjectKeyId).not.toBe(anchorInfo.subjectKeyId);
     expect(pemType(issuer.keyPem)).toBe('EC PRIVATE KEY');
     expect(opensslText(issuer.certPem)).toContain('CA:TRUE, pathlen:0');
-    expect(opensslVerify({ caPem: anchor.certPem, certPem: issuer.certPem, at: NOW, extraArgs: ['-x509_strict'] }).ok).toBe(
-      true,
-    );
+    expect(opensslVerify({ caPem: anchor.certPem, certPem: issuer.certPem, at: NOW, extraArgs: ['-x509_strict'] }).ok).toBe(true);
   });
 
   it('signs with an RSA anchor using SHA256-RSA', async () => {

@@ -24,13 +24,10 @@ export function fixtureSet(name: string): { crtPem: string; keyPem: string; anch
  * Runs `openssl verify` at a pinned time (so the result does not depend on the
  * clock) and returns its exit status and output.
  */
-export function opensslVerify(opts: {
-  caPem: string;
-  certPem: string;
-  untrustedPem?: string;
-  at: Date;
-  extraArgs?: string[];
-}): { ok: boolean; output: string } {
+export function opensslVerify(opts: { caPem: string; certPem: string; untrustedPem?: string; at: Date; extraArgs?: string[] }): {
+  ok: boolean;
+  output: string;
+} {
   const dir = mkdtempSync(join(tmpdir(), 'pki-test-'));
   try {
     const ca = join(dir, 'ca.pem');

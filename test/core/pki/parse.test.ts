@@ -65,13 +65,9 @@ describe('decodeCertificates / parseCertificates', () => {
   });
 
   it('throws UserErrors naming the source', () => {
-    expect(() => parseCertificates('nope', 'trust anchors file')).toThrow(
-      new UserError('trust anchors file: not a PEM certificate'),
-    );
+    expect(() => parseCertificates('nope', 'trust anchors file')).toThrow(new UserError('trust anchors file: not a PEM certificate'));
     expect(() => parseCertificates('', 'trust anchors file')).toThrow('trust anchors file: no certificates found');
-    expect(() => parseCertificates(fixture('valid-key.pem'), 'issuer certificate file')).toThrow(
-      'issuer certificate file: no certificates found',
-    );
+    expect(() => parseCertificates(fixture('valid-key.pem'), 'issuer certificate file')).toThrow('issuer certificate file: no certificates found');
   });
 });
 

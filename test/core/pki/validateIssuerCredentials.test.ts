@@ -79,10 +79,7 @@ describe('validateIssuerCredentials with the fixture sets', () => {
   });
 
   it('rejects a key that does not belong to the certificate', async () => {
-    await expectFailure(
-      { ...fixtureSet('valid'), keyPem: fixture('mismatched-key.pem') },
-      'failed to read CA: tls: Public and private key do not match',
-    );
+    await expectFailure({ ...fixtureSet('valid'), keyPem: fixture('mismatched-key.pem') }, 'failed to read CA: tls: Public and private key do not match');
   });
 });
 
@@ -121,10 +118,7 @@ describe('validateIssuerCredentials: key and certificate decoding', () => {
 
   it('reports a PKCS#8 key of an unsupported type', async () => {
     const ed = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-    await expectFailure(
-      { ...fixtureSet('valid'), keyPem: ed },
-      "failed to read CA: unsupported private key type in PKCS#8 wrapping: 'ed25519'",
-    );
+    await expectFailure({ ...fixtureSet('valid'), keyPem: ed }, "failed to read CA: unsupported private key type in PKCS#8 wrapping: 'ed25519'");
   });
 
   it('reports a certificate file without certificates (linkerd capitalises this one)', async () => {
@@ -205,10 +199,7 @@ describe('validateIssuerCredentials: trust anchors', () => {
     ]);
     expect(withChain.intermediates).toHaveLength(1);
     expect(withChain.issuerPem).toBe(issuer.certPem);
-    await expectFailure(
-      { crtPem: issuer.certPem, keyPem: issuer.keyPem, anchorsPem: root.certPem },
-      'x509: certificate signed by unknown authority',
-    );
+    await expectFailure({ crtPem: issuer.certPem, keyPem: issuer.keyPem, anchorsPem: root.certPem }, 'x509: certificate signed by unknown authority');
   });
 });
 

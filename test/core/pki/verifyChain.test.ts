@@ -170,9 +170,7 @@ describe('verifyChain (Go x509.Verify semantics)', () => {
 
   describe('with a DNS name', () => {
     it('matches SANs case-insensitively and with a left-most wildcard', async () => {
-      const wildcard = await selfSigned('wild', [
-        new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: '*.Linkerd.svc' }]),
-      ]);
+      const wildcard = await selfSigned('wild', [new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: '*.Linkerd.svc' }])]);
       expect((await verifyChain(wildcard, [], [wildcard], NOW, { dnsName: 'injector.linkerd.svc' })).ok).toBe(true);
       expect(await verifyChain(wildcard, [], [wildcard], NOW, { dnsName: 'a.b.linkerd.svc' })).toMatchObject({
         ok: false,
@@ -182,9 +180,11 @@ describe('verifyChain (Go x509.Verify semantics)', () => {
 
     it('ignores the Common Name, as Go does', async () => {
       const cnOnly = await selfSigned('linkerd-proxy-injector.linkerd.svc', []);
-      expect(
-        await verifyChain(cnOnly, [], [cnOnly], NOW, { dnsName: 'linkerd-proxy-injector.linkerd.svc' }),
-      ).toMatchObject({ ok: false, kind: 'hostname', reason: 'x509: certificate relies on legacy Common Name field, use SANs instead' });
+      expect(await verifyChain(cnOnly, [], [cnOnly], NOW, { dnsName: 'linkerd-proxy-injector.linkerd.svc' })).toMatchObject({
+        ok: false,
+        kind: 'hostname',
+        reason: 'x509: certificate relies on legacy Common Name field, use SANs instead',
+      });
       expect(await verifyChain(cnOnly, [], [cnOnly], NOW, { dnsName: 'other.svc' })).toMatchObject({
         ok: false,
         reason: 'x509: certificate is not valid for any names, but wanted to match other.svc',

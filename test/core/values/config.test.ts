@@ -76,14 +76,17 @@ describe('overridesDiff (Secret linkerd-config-overrides)', () => {
   it('records keys the defaults lack, and keys removed from them as null', () => {
     const final = defaultValues();
     final.heartbeatSchedule = '1 2 3 4 5';
-    delete (final.nodeSelector)['kubernetes.io/os'];
+    delete final.nodeSelector['kubernetes.io/os'];
     expect(overridesDiff(d, final)).toEqual({ heartbeatSchedule: '1 2 3 4 5', nodeSelector: { 'kubernetes.io/os': null } });
   });
 
   it('round-trips: defaults merged with the diff give the final values', () => {
     const { values: final } = composeValues({
       base: defaultValues(),
-      flags: [{ name: 'ha', value: true }, { name: 'registry', value: 'r.example/l5d' }],
+      flags: [
+        { name: 'ha', value: true },
+        { name: 'registry', value: 'r.example/l5d' },
+      ],
       set: ['podLabels.team=mesh', 'proxy.opaquePorts=3306', 'nodeSelector=null'],
     });
     expect(final.nodeSelector).toEqual({});
@@ -120,7 +123,10 @@ describe('overridesDiff (Secret linkerd-config-overrides)', () => {
 
     const edit = fc.record({
       path: fc.oneof(fc.constantFrom(...leafPaths), fc.array(fc.string({ maxLength: 4 }), { minLength: 1, maxLength: 3 })),
-      op: fc.oneof(fc.constant({ kind: 'delete' as const }), value.map((v) => ({ kind: 'set' as const, v }))),
+      op: fc.oneof(
+        fc.constant({ kind: 'delete' as const }),
+        value.map((v) => ({ kind: 'set' as const, v })),
+      ),
     });
 
     function applyEdit(root: Record<string, unknown>, path: string[], op: { kind: 'delete' } | { kind: 'set'; v: unknown }) {

@@ -63,8 +63,14 @@ describe('the flag table', () => {
     // --skip-*-ports default to "none" and replace 4567,4568; file flags read files;
     // --disable-identity always errors; proxy.isIngress has no chart default, so --ingress=false adds it.
     const exceptions = [
-      'native-sidecar', 'image-pull-policy', 'proxy-cpu-request', 'proxy-cpu-limit',
-      'skip-inbound-ports', 'skip-outbound-ports', 'disable-identity', 'ingress',
+      'native-sidecar',
+      'image-pull-policy',
+      'proxy-cpu-request',
+      'proxy-cpu-limit',
+      'skip-inbound-ports',
+      'skip-outbound-ports',
+      'disable-identity',
+      'ingress',
     ];
     for (const f of VALUE_FLAGS) {
       if (exceptions.includes(f.name) || f.name.endsWith('-file')) continue;
@@ -163,9 +169,12 @@ describe('applyFlags', () => {
   });
 
   it('warns about deprecated flags in pflag words', () => {
-    expect(deprecationWarnings([{ name: 'proxy-cpu', value: '1' }, { name: 'admin-port', value: 1 }])).toEqual([
-      'Flag --proxy-cpu has been deprecated, use --proxy-cpu-request instead',
-    ]);
+    expect(
+      deprecationWarnings([
+        { name: 'proxy-cpu', value: '1' },
+        { name: 'admin-port', value: 1 },
+      ]),
+    ).toEqual(['Flag --proxy-cpu has been deprecated, use --proxy-cpu-request instead']);
   });
 
   it('joins --skip-*-ports slices with commas, replacing the defaults', () => {
@@ -194,9 +203,7 @@ describe('applyFlags', () => {
   });
 
   it('refuses --disable-identity', () => {
-    expect(() => apply({ name: 'disable-identity', value: true })).toThrow(
-      '--disable-identity is no longer supported; identity is always required',
-    );
+    expect(() => apply({ name: 'disable-identity', value: true })).toThrow('--disable-identity is no longer supported; identity is always required');
   });
 
   it('reads the identity files, letting the PKI module normalise them', () => {
@@ -216,9 +223,7 @@ describe('applyFlags', () => {
   });
 
   it('reports a missing identity file like the Go CLI', () => {
-    expect(() => apply({ name: 'identity-trust-anchors-file', value: '/no/such/ca.crt' })).toThrow(
-      'open /no/such/ca.crt: no such file or directory',
-    );
+    expect(() => apply({ name: 'identity-trust-anchors-file', value: '/no/such/ca.crt' })).toThrow('open /no/such/ca.crt: no such file or directory');
   });
 
   describe('--ha', () => {
@@ -237,11 +242,7 @@ describe('applyFlags', () => {
     });
 
     it('is applied before later flags, whatever the order given, so they override it', () => {
-      const v = apply(
-        { name: 'proxy-memory-limit', value: '1Gi' },
-        { name: 'controller-replicas', value: 5 },
-        { name: 'ha', value: true },
-      );
+      const v = apply({ name: 'proxy-memory-limit', value: '1Gi' }, { name: 'controller-replicas', value: 5 }, { name: 'ha', value: true });
       expect(v.controllerReplicas).toBe(5);
       expect(v.proxy.resources.memory.limit).toBe('1Gi');
       expect(v.webhookFailurePolicy).toBe('Fail');

@@ -135,9 +135,7 @@ describe('validateValues', () => {
   });
 
   it('reports a missing required key', () => {
-    expect(() => validateValues(mergeValues(d, { proxy: { logLevel: null } }), '--set')).toThrow(
-      '--set: proxy.logLevel: expected string, got nothing',
-    );
+    expect(() => validateValues(mergeValues(d, { proxy: { logLevel: null } }), '--set')).toThrow('--set: proxy.logLevel: expected string, got nothing');
   });
 
   it('accepts numbers where the chart takes strings, as Helm would render them', () => {
@@ -157,7 +155,10 @@ describe('validateValues', () => {
 describe('buildOverrides', () => {
   it('combines -f files then --set, --set-string and --set-file into one map', () => {
     const overrides = buildOverrides({
-      valuesFiles: [{ path: 'a.yaml', values: { a: 1, l: ['x', 'y'] } }, { path: 'b.yaml', values: { a: 2 } }],
+      valuesFiles: [
+        { path: 'a.yaml', values: { a: 1, l: ['x', 'y'] } },
+        { path: 'b.yaml', values: { a: 2 } },
+      ],
       set: ['l[1]=z', 'n=1'],
       setString: ['n=2', 's=true'],
       setFile: [`f=${fixture('note.txt')}`],
@@ -245,9 +246,7 @@ describe('composeValues precedence: defaults < flags < -f files < --set < --set-
   });
 
   it('names --set-string when it puts a string where a number belongs', () => {
-    expect(() => composeValues({ base, setString: ['proxy.ports.admin=4191'] })).toThrow(
-      '--set-string: proxy.ports.admin: expected number, got string',
-    );
+    expect(() => composeValues({ base, setString: ['proxy.ports.admin=4191'] })).toThrow('--set-string: proxy.ports.admin: expected number, got string');
   });
 
   it('names a values file with a wrongly typed value', () => {

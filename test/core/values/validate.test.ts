@@ -33,9 +33,7 @@ describe('validateInstallValues (spec §2.7)', () => {
   });
 
   it('requires a logrus controller log level', () => {
-    fails((v) => (v.controllerLogLevel = 'verbose')).toThrow(
-      '--controller-log-level must be one of: panic, fatal, error, warn, info, debug, trace',
-    );
+    fails((v) => (v.controllerLogLevel = 'verbose')).toThrow('--controller-log-level must be one of: panic, fatal, error, warn, info, debug, trace');
     for (const level of ['panic', 'fatal', 'error', 'warn', 'warning', 'info', 'debug', 'trace', 'DEBUG']) {
       expect(() => validateInstallValues(withValues((v) => (v.controllerLogLevel = level)))).not.toThrow();
     }
@@ -54,9 +52,7 @@ describe('validateInstallValues (spec §2.7)', () => {
   });
 
   it('requires every cluster network to be an IPv4 or IPv6 CIDR', () => {
-    fails((v) => (v.clusterNetworks = '10.0.0.0/8,not-a-net')).toThrow(
-      'cannot parse destination get networks: invalid CIDR address: not-a-net',
-    );
+    fails((v) => (v.clusterNetworks = '10.0.0.0/8,not-a-net')).toThrow('cannot parse destination get networks: invalid CIDR address: not-a-net');
     fails((v) => (v.clusterNetworks = '10.0.0.0/33')).toThrow('invalid CIDR address: 10.0.0.0/33');
     fails((v) => (v.clusterNetworks = '')).toThrow('cannot parse destination get networks: invalid CIDR address: ');
     expect(() => validateInstallValues(withValues((v) => (v.clusterNetworks = 'fd00::/8,::/0,10.1.2.3/32')))).not.toThrow();

@@ -48,9 +48,7 @@ describe('-f -: values from standard input', () => {
 
   it('refuses a second -f - before reading anything, naming the flag', async () => {
     const { reader, state } = withStdin('controllerReplicas: 3\n');
-    await expect(readValuesFiles(['-', 'other.yaml', '-'], reader)).rejects.toThrow(
-      /^-f -: standard input can be read only once, but -f - was given 2 times$/,
-    );
+    await expect(readValuesFiles(['-', 'other.yaml', '-'], reader)).rejects.toThrow(/^-f -: standard input can be read only once, but -f - was given 2 times$/);
     expect(state.reads).toBe(0);
   });
 

@@ -40,7 +40,11 @@ describe('install --ha (spec §2.4)', () => {
 
   it('adds a policy/v1 PodDisruptionBudget (maxUnavailable 1) per component', async () => {
     const objects = await render(haValues());
-    for (const [name, component] of [['linkerd-identity', 'identity'], ['linkerd-dst', 'destination'], ['linkerd-proxy-injector', 'proxy-injector']]) {
+    for (const [name, component] of [
+      ['linkerd-identity', 'identity'],
+      ['linkerd-dst', 'destination'],
+      ['linkerd-proxy-injector', 'proxy-injector'],
+    ]) {
       const pdb = find<PodDisruptionBudget>(objects, 'PodDisruptionBudget', name);
       expect(pdb.apiVersion).toBe('policy/v1');
       expect(pdb.spec).toEqual({ maxUnavailable: 1, selector: { matchLabels: { 'linkerd.io/control-plane-component': component } } });
@@ -66,7 +70,11 @@ describe('install --ha (spec §2.4)', () => {
     const objects = await render(haValues());
     const controller = (d: string, c: string) => find<Deployment>(objects, 'Deployment', d).spec!.template.spec!.containers.find((x) => x.name === c)!;
     expect(controller('linkerd-identity', 'identity').resources).toEqual({ limits: { memory: '250Mi' }, requests: { cpu: '100m', memory: '10Mi' } });
-    for (const [d, c] of [['linkerd-destination', 'destination'], ['linkerd-destination', 'policy'], ['linkerd-proxy-injector', 'proxy-injector']]) {
+    for (const [d, c] of [
+      ['linkerd-destination', 'destination'],
+      ['linkerd-destination', 'policy'],
+      ['linkerd-proxy-injector', 'proxy-injector'],
+    ]) {
       expect(controller(d, c).resources).toEqual({ limits: { memory: '250Mi' }, requests: { cpu: '100m', memory: '50Mi' } });
     }
   });
@@ -89,7 +97,10 @@ describe('install --ha (spec §2.4)', () => {
   it('lets --controller-replicas override the HA replica count (flags after --ha win)', async () => {
     const values = composeValues({
       base: validIdentityValues(),
-      flags: [{ name: 'controller-replicas', value: '5' }, { name: 'ha', value: true }],
+      flags: [
+        { name: 'controller-replicas', value: '5' },
+        { name: 'ha', value: true },
+      ],
     }).values;
     expect(find<Deployment>(await render(values), 'Deployment', 'linkerd-destination').spec!.replicas).toBe(5);
   });

@@ -28,7 +28,11 @@ const renders: Array<[string, () => Promise<RenderedObject[]>]> = [
         ]),
       ),
   ],
-  ['install --crds (with Gateway API)', async () => renderCrds({ namespace: 'linkerd', cliVersion: 'edge-26.9.1', chartVersion: '2026.9.1', installGatewayAPI: true }) as unknown as RenderedObject[]],
+  [
+    'install --crds (with Gateway API)',
+    async () =>
+      renderCrds({ namespace: 'linkerd', cliVersion: 'edge-26.9.1', chartVersion: '2026.9.1', installGatewayAPI: true }) as unknown as RenderedObject[],
+  ],
 ];
 
 describe('every rendered object validates against the Kubernetes OpenAPI schema of its kind (kubernetes-models)', () => {

@@ -46,11 +46,7 @@ describe('podmonitor: Prometheus Operator PodMonitors (chart podmonitor.yaml)', 
       expect(m.metadata.annotations).toEqual({ 'linkerd.io/created-by': 'linkerd/cli edge-26.9.1' });
       expect(m.spec.selector).toEqual({ matchLabels: {} });
     }
-    expect(monitors.map((m) => m.spec.namespaceSelector)).toEqual([
-      { matchNames: ['linkerd', 'linkerd-viz', 'linkerd-jaeger'] },
-      { any: true },
-      { any: true },
-    ]);
+    expect(monitors.map((m) => m.spec.namespaceSelector)).toEqual([{ matchNames: ['linkerd', 'linkerd-viz', 'linkerd-jaeger'] }, { any: true }, { any: true }]);
   });
 
   it('scrapes with podMonitor.scrapeInterval and scrapeTimeout, one endpoint per monitor', async () => {
@@ -84,7 +80,16 @@ describe('podmonitor: Prometheus Operator PodMonitors (chart podmonitor.yaml)', 
     const objects = await render(valuesWith(ENABLED));
     const ports: Array<[container: string, port: string]> = [];
     for (const d of objects.filter((o) => o.kind === 'Deployment')) {
-      const pod = (d.spec as { template: { spec: { containers: Array<{ name: string; ports?: Array<{ name?: string }> }>; initContainers?: Array<{ name: string; ports?: Array<{ name?: string }> }> } } }).template.spec;
+      const pod = (
+        d.spec as {
+          template: {
+            spec: {
+              containers: Array<{ name: string; ports?: Array<{ name?: string }> }>;
+              initContainers?: Array<{ name: string; ports?: Array<{ name?: string }> }>;
+            };
+          };
+        }
+      ).template.spec;
       for (const c of [...(pod.initContainers ?? []), ...pod.containers]) for (const p of c.ports ?? []) ports.push([c.name, p.name ?? '']);
     }
     const [keepAdmin, dropProxy, component] = relabelings(monitor(objects, 'linkerd-controller'));

@@ -122,7 +122,7 @@ describe('control-plane pods carry the proxy that injection would give them', ()
     expect(find<Namespace>(await render(), 'Namespace', 'linkerd').metadata!.labels!['pod-security.kubernetes.io/enforce']).toBe('privileged');
   });
 
-  it('gives linkerd-init only NET_ADMIN and NET_RAW: the controllers\' own `drop: ALL` is not carried over as injection would', async () => {
+  it("gives linkerd-init only NET_ADMIN and NET_RAW: the controllers' own `drop: ALL` is not carried over as injection would", async () => {
     for (const name of ['linkerd-identity', 'linkerd-destination', 'linkerd-proxy-injector']) {
       const init = podOf(await deployment(name)).initContainers!.find((c) => c.name === 'linkerd-init')!;
       expect(init.securityContext!.capabilities).toEqual({ add: ['NET_ADMIN', 'NET_RAW'] });
@@ -147,7 +147,7 @@ describe('control-plane pods carry the proxy that injection would give them', ()
     expect(tuned.args).toContain('--timeout-close-wait-secs');
   });
 
-  it('has the network validator listen on 4140, where the CNI plugin redirects, whatever the proxy\'s outbound port', async () => {
+  it("has the network validator listen on 4140, where the CNI plugin redirects, whatever the proxy's outbound port", async () => {
     const validator = async (set: string[]) => podOf(await deployment('linkerd-destination', valuesWith(['cniEnabled=true', ...set]))).initContainers![0];
     const listen = (c: Container) => c.args![c.args!.indexOf('--listen-addr') + 1];
     expect(listen(await validator([]))).toBe('0.0.0.0:4140');
@@ -167,7 +167,11 @@ describe('control-plane pods carry the proxy that injection would give them', ()
   });
 
   it('tags every image with linkerdVersion and honours --registry style image names', async () => {
-    const values = valuesWith(['controllerImage=my.reg/l5d/controller', 'proxy.image.name=my.reg/l5d/proxy', 'policyController.image.name=my.reg/l5d/policy-controller']);
+    const values = valuesWith([
+      'controllerImage=my.reg/l5d/controller',
+      'proxy.image.name=my.reg/l5d/proxy',
+      'policyController.image.name=my.reg/l5d/policy-controller',
+    ]);
     const pod = podOf(find<Deployment>(await render(values), 'Deployment', 'linkerd-destination'));
     const images = [...pod.initContainers!, ...pod.containers].map((c) => c.image);
     expect(new Set(images)).toEqual(new Set(['my.reg/l5d/proxy:edge-26.9.1', 'my.reg/l5d/controller:edge-26.9.1', 'my.reg/l5d/policy-controller:edge-26.9.1']));
@@ -176,7 +180,7 @@ describe('control-plane pods carry the proxy that injection would give them', ()
 });
 
 describe('RBAC subjects', () => {
-  it('spells out the core API group on the proxy injector\'s subject, as the chart does, and nowhere else', async () => {
+  it("spells out the core API group on the proxy injector's subject, as the chart does, and nowhere else", async () => {
     const bindings = (await render()).filter((o) => o.kind === 'ClusterRoleBinding') as unknown as ClusterRoleBinding[];
     const withGroup = bindings.filter((b) => b.subjects!.some((s) => 'apiGroup' in s)).map((b) => b.metadata!.name);
     expect(withGroup).toEqual(['linkerd-linkerd-proxy-injector']);
@@ -212,7 +216,8 @@ describe('labels and annotations (spec §2.3 notes)', () => {
       const has = o.metadata.annotations?.['linkerd.io/created-by'] === 'linkerd/cli edge-26.9.1';
       // linkerd-config-overrides is rendered by the CLI, not the chart, and carries no annotation;
       // the chart's config Role for extensions does carry one.
-      const expected = o.metadata.name === 'linkerd-config-overrides' ? false : o.metadata.name === 'ext-namespace-metadata-linkerd-config' || annotated.has(o.kind);
+      const expected =
+        o.metadata.name === 'linkerd-config-overrides' ? false : o.metadata.name === 'ext-namespace-metadata-linkerd-config' || annotated.has(o.kind);
       expect([`${o.kind}/${o.metadata.name}`, has]).toEqual([`${o.kind}/${o.metadata.name}`, expected]);
     }
   });

@@ -44,7 +44,11 @@ describe('psp: PodSecurityPolicy for the control plane (chart psp.yaml, enablePS
       annotations: { 'seccomp.security.alpha.kubernetes.io/allowedProfileNames': 'runtime/default' },
     });
     for (const kind of ['Role', 'RoleBinding']) {
-      expect(find(objects, kind, 'linkerd-psp').metadata).toEqual({ name: 'linkerd-psp', namespace: 'mesh', labels: { 'linkerd.io/control-plane-ns': 'mesh', team: 'mesh' } });
+      expect(find(objects, kind, 'linkerd-psp').metadata).toEqual({
+        name: 'linkerd-psp',
+        namespace: 'mesh',
+        labels: { 'linkerd.io/control-plane-ns': 'mesh', team: 'mesh' },
+      });
     }
   });
 
@@ -100,7 +104,11 @@ describe('psp: PodSecurityPolicy for the control plane (chart psp.yaml, enablePS
     const binding = find<RoleBinding>(objects, 'RoleBinding', 'linkerd-psp');
     expect(binding.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'linkerd-psp' });
     expect(binding.subjects).toEqual(
-      ['linkerd-destination', 'linkerd-heartbeat', 'linkerd-identity', 'linkerd-proxy-injector'].map((name) => ({ kind: 'ServiceAccount', name, namespace: 'mesh' })),
+      ['linkerd-destination', 'linkerd-heartbeat', 'linkerd-identity', 'linkerd-proxy-injector'].map((name) => ({
+        kind: 'ServiceAccount',
+        name,
+        namespace: 'mesh',
+      })),
     );
     // Exactly the ServiceAccounts rendered, with or without the heartbeat.
     for (const set of [ENABLED, [...ENABLED, 'disableHeartBeat=true']]) {
@@ -108,7 +116,11 @@ describe('psp: PodSecurityPolicy for the control plane (chart psp.yaml, enablePS
       const accounts = all.filter((o) => o.kind === 'ServiceAccount').map((o) => o.metadata.name);
       expect([...subjectsOf(all)].sort()).toEqual([...accounts].sort());
     }
-    expect(subjectsOf(await render(valuesWith([...ENABLED, 'disableHeartBeat=true'])))).toEqual(['linkerd-destination', 'linkerd-identity', 'linkerd-proxy-injector']);
+    expect(subjectsOf(await render(valuesWith([...ENABLED, 'disableHeartBeat=true'])))).toEqual([
+      'linkerd-destination',
+      'linkerd-identity',
+      'linkerd-proxy-injector',
+    ]);
   });
 
   it('validates against the Kubernetes schemas of policy/v1beta1 and rbac/v1 (kubernetes-models), with and without CNI', async () => {

@@ -91,7 +91,7 @@ describe('install with control-plane tracing', () => {
     for (const name of PROXIED) expect(traceVars(proxyOf(podOf(objs, name)))).toEqual([]);
   });
 
-  it('controller.tracing.enabled falls back to the proxies\' collector endpoint', async () => {
+  it("controller.tracing.enabled falls back to the proxies' collector endpoint", async () => {
     const objs = await render(valuesWith([...PROXY_TRACING, 'controller.tracing.enabled=true']));
     expect(controllerArgs(podOf(objs, 'linkerd-destination'), 'destination')).toContain('-trace-collector=collector.tracing.svc.cluster.local:4317');
   });
@@ -114,7 +114,11 @@ describe('install with control-plane tracing', () => {
   });
 
   it('controller.tracing wins over controlPlaneTracing: one -trace-collector argument', async () => {
-    const objs = await render(valuesWith(['controlPlaneTracing=true', 'controller.tracing.enabled=true', 'controller.tracing.collector.endpoint=otel.monitoring:4317']));
-    expect(controllerArgs(podOf(objs, 'linkerd-identity'), 'identity').filter((a) => a.startsWith('-trace-collector'))).toEqual(['-trace-collector=otel.monitoring:4317']);
+    const objs = await render(
+      valuesWith(['controlPlaneTracing=true', 'controller.tracing.enabled=true', 'controller.tracing.collector.endpoint=otel.monitoring:4317']),
+    );
+    expect(controllerArgs(podOf(objs, 'linkerd-identity'), 'identity').filter((a) => a.startsWith('-trace-collector'))).toEqual([
+      '-trace-collector=otel.monitoring:4317',
+    ]);
   });
 });

@@ -34,7 +34,9 @@ describe('webhook serving Secrets and caBundles (spec §2.8)', () => {
     const { proxyInjector: _unused, ...others } = await pinnedWebhookCredentials();
     const objects = await render(values, { webhookCredentials: others });
     expect(find<Secret>(objects, 'Secret', 'linkerd-proxy-injector-k8s-tls').data).toEqual({ 'tls.crt': b64('CRT'), 'tls.key': b64('KEY') });
-    expect(find<MutatingWebhookConfiguration>(objects, 'MutatingWebhookConfiguration', 'linkerd-proxy-injector-webhook-config').webhooks![0].clientConfig.caBundle).toBe(b64('CRT'));
+    expect(
+      find<MutatingWebhookConfiguration>(objects, 'MutatingWebhookConfiguration', 'linkerd-proxy-injector-webhook-config').webhooks![0].clientConfig.caBundle,
+    ).toBe(b64('CRT'));
   });
 
   it('omits the Secret for an externalSecret and takes the caBundle from the values', async () => {
@@ -61,8 +63,14 @@ describe('webhook serving Secrets and caBundles (spec §2.8)', () => {
   });
 
   it.each([
-    [['proxyInjector.injectCaFrom=a', 'proxyInjector.injectCaFromSecret=b', 'proxyInjector.externalSecret=true'], 'proxyInjector: injectCaFrom and injectCaFromSecret cannot both be set'],
-    [['profileValidator.injectCaFrom=a', 'profileValidator.caBundle=x', 'profileValidator.externalSecret=true'], 'profileValidator: injectCaFrom or injectCaFromSecret cannot be set if providing a caBundle'],
+    [
+      ['proxyInjector.injectCaFrom=a', 'proxyInjector.injectCaFromSecret=b', 'proxyInjector.externalSecret=true'],
+      'proxyInjector: injectCaFrom and injectCaFromSecret cannot both be set',
+    ],
+    [
+      ['profileValidator.injectCaFrom=a', 'profileValidator.caBundle=x', 'profileValidator.externalSecret=true'],
+      'profileValidator: injectCaFrom or injectCaFromSecret cannot be set if providing a caBundle',
+    ],
     [['policyValidator.externalSecret=true'], 'policyValidator: if externalSecret is set, then caBundle, injectCaFrom, or injectCaFromSecret must be set'],
     [['policyValidator.caBundle=x'], 'policyValidator: if caBundle, injectCaFrom, or injectCaFromSecret is set, then externalSecret must be set'],
     [['proxyInjector.crtPEM=x'], 'proxyInjector: crtPEM and keyPEM must be set together'],
@@ -74,14 +82,20 @@ describe('webhook serving Secrets and caBundles (spec §2.8)', () => {
     const hook = find<MutatingWebhookConfiguration>(await render(), 'MutatingWebhookConfiguration', 'linkerd-proxy-injector-webhook-config').webhooks![0];
     expect(hook.rules).toEqual([{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods', 'services'], scope: 'Namespaced' }]);
     expect(hook.timeoutSeconds).toBe(10);
-    expect(hook.namespaceSelector!.matchExpressions).toContainEqual({ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system', 'cert-manager'] });
+    expect(hook.namespaceSelector!.matchExpressions).toContainEqual({
+      key: 'kubernetes.io/metadata.name',
+      operator: 'NotIn',
+      values: ['kube-system', 'cert-manager'],
+    });
     expect(hook.objectSelector!.matchExpressions).toContainEqual({ key: 'linkerd.io/control-plane-component', operator: 'DoesNotExist' });
   });
 
   it('validates ServiceProfiles, policy resources and Gateway API routes on CREATE and UPDATE', async () => {
     const objects = await render();
     const sp = find<ValidatingWebhookConfiguration>(objects, 'ValidatingWebhookConfiguration', 'linkerd-sp-validator-webhook-config').webhooks![0];
-    expect(sp.rules).toEqual([{ operations: ['CREATE', 'UPDATE'], apiGroups: ['linkerd.io'], apiVersions: ['v1alpha1', 'v1alpha2'], resources: ['serviceprofiles'] }]);
+    expect(sp.rules).toEqual([
+      { operations: ['CREATE', 'UPDATE'], apiGroups: ['linkerd.io'], apiVersions: ['v1alpha1', 'v1alpha2'], resources: ['serviceprofiles'] },
+    ]);
     const policy = find<ValidatingWebhookConfiguration>(objects, 'ValidatingWebhookConfiguration', 'linkerd-policy-validator-webhook-config').webhooks![0];
     const rules = policy.rules as Array<{ apiGroups: string[]; resources: string[] }>;
     expect(rules.map((r) => r.apiGroups[0])).toEqual(['policy.linkerd.io', 'gateway.networking.k8s.io']);

@@ -178,12 +178,7 @@ describe('authentication and authorization kinds', () => {
   it('HTTPLocalRateLimitPolicy limits overall, per identity and per client', () => {
     const name = 'httplocalratelimitpolicies.policy.linkerd.io';
     expect(props(specOf(name, 'v1alpha1'))).toEqual(['targetRef', 'total', 'identity', 'overrides']);
-    expect(version(name, 'v1alpha1').additionalPrinterColumns?.map((c) => c.name)).toEqual([
-      'Target_kind',
-      'Target_name',
-      'Total_RPS',
-      'Identity_RPS',
-    ]);
+    expect(version(name, 'v1alpha1').additionalPrinterColumns?.map((c) => c.name)).toEqual(['Target_kind', 'Target_name', 'Total_RPS', 'Identity_RPS']);
   });
 
   it('uses the short names kubectl users know', () => {
@@ -210,8 +205,7 @@ describe('Gateway API route CRDs', () => {
   });
 
   it('makes header removal lists sets in Gateway API routes only, as the bundle does', () => {
-    const modifier = (name: string, v: string) =>
-      specOf(name, v).properties.rules.items.properties.filters.items.properties.requestHeaderModifier;
+    const modifier = (name: string, v: string) => specOf(name, v).properties.rules.items.properties.filters.items.properties.requestHeaderModifier;
     expect(modifier('httproutes.gateway.networking.k8s.io', 'v1').properties.remove['x-kubernetes-list-type']).toBe('set');
     expect(modifier('grpcroutes.gateway.networking.k8s.io', 'v1').properties.remove['x-kubernetes-list-type']).toBe('set');
     expect(modifier('httproutes.policy.linkerd.io', 'v1beta3').properties.remove).not.toHaveProperty('x-kubernetes-list-type');

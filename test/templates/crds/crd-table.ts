@@ -11,14 +11,44 @@ export interface CrdRow {
 export const LINKERD_CRDS: CrdRow[] = [
   { name: 'authorizationpolicies.policy.linkerd.io', group: 'policy.linkerd.io', kind: 'AuthorizationPolicy', versions: ['v1alpha1'], storage: 'v1alpha1' },
   { name: 'egressnetworks.policy.linkerd.io', group: 'policy.linkerd.io', kind: 'EgressNetwork', versions: ['v1alpha1'], storage: 'v1alpha1' },
-  { name: 'httplocalratelimitpolicies.policy.linkerd.io', group: 'policy.linkerd.io', kind: 'HTTPLocalRateLimitPolicy', versions: ['v1alpha1'], storage: 'v1alpha1' },
-  { name: 'httproutes.policy.linkerd.io', group: 'policy.linkerd.io', kind: 'HTTPRoute', versions: ['v1alpha1', 'v1beta1', 'v1beta2', 'v1beta3'], storage: 'v1beta3' },
+  {
+    name: 'httplocalratelimitpolicies.policy.linkerd.io',
+    group: 'policy.linkerd.io',
+    kind: 'HTTPLocalRateLimitPolicy',
+    versions: ['v1alpha1'],
+    storage: 'v1alpha1',
+  },
+  {
+    name: 'httproutes.policy.linkerd.io',
+    group: 'policy.linkerd.io',
+    kind: 'HTTPRoute',
+    versions: ['v1alpha1', 'v1beta1', 'v1beta2', 'v1beta3'],
+    storage: 'v1beta3',
+  },
   { name: 'meshtlsauthentications.policy.linkerd.io', group: 'policy.linkerd.io', kind: 'MeshTLSAuthentication', versions: ['v1alpha1'], storage: 'v1alpha1' },
   { name: 'networkauthentications.policy.linkerd.io', group: 'policy.linkerd.io', kind: 'NetworkAuthentication', versions: ['v1alpha1'], storage: 'v1alpha1' },
-  { name: 'serverauthorizations.policy.linkerd.io', group: 'policy.linkerd.io', kind: 'ServerAuthorization', versions: ['v1alpha1', 'v1beta1'], storage: 'v1beta1' },
-  { name: 'servers.policy.linkerd.io', group: 'policy.linkerd.io', kind: 'Server', versions: ['v1alpha1', 'v1beta1', 'v1beta2', 'v1beta3'], storage: 'v1beta3' },
+  {
+    name: 'serverauthorizations.policy.linkerd.io',
+    group: 'policy.linkerd.io',
+    kind: 'ServerAuthorization',
+    versions: ['v1alpha1', 'v1beta1'],
+    storage: 'v1beta1',
+  },
+  {
+    name: 'servers.policy.linkerd.io',
+    group: 'policy.linkerd.io',
+    kind: 'Server',
+    versions: ['v1alpha1', 'v1beta1', 'v1beta2', 'v1beta3'],
+    storage: 'v1beta3',
+  },
   { name: 'serviceprofiles.linkerd.io', group: 'linkerd.io', kind: 'ServiceProfile', versions: ['v1alpha1', 'v1alpha2'], storage: 'v1alpha2' },
-  { name: 'externalworkloads.workload.linkerd.io', group: 'workload.linkerd.io', kind: 'ExternalWorkload', versions: ['v1alpha1', 'v1beta1'], storage: 'v1beta1' },
+  {
+    name: 'externalworkloads.workload.linkerd.io',
+    group: 'workload.linkerd.io',
+    kind: 'ExternalWorkload',
+    versions: ['v1alpha1', 'v1beta1'],
+    storage: 'v1beta1',
+  },
 ];
 
 /**

@@ -12,9 +12,7 @@ type Json = Record<string, any>;
 const REJECTED_WITH = 'fixtures.linkerd-ts/rejected-with';
 const SCHEMA_REJECTS = 'fixtures.linkerd-ts/schema-rejects';
 
-const gatewayCrds = renderCrds({ ...CTX, installGatewayAPI: true }).filter(
-  (crd) => crd.spec.group === 'gateway.networking.k8s.io',
-);
+const gatewayCrds = renderCrds({ ...CTX, installGatewayAPI: true }).filter((crd) => crd.spec.group === 'gateway.networking.k8s.io');
 
 interface Served {
   label: string;
@@ -54,9 +52,7 @@ const invalid = fixtures.filter((f) => f.expected.length > 0);
 
 /** Each fixture against each served version of its kind. */
 const cases = fixtures.flatMap((fixture) =>
-  served
-    .filter((s) => s.kind === fixture.kind)
-    .map((s) => ({ ...fixture, version: s, label: `${s.label}: ${fixture.name}` })),
+  served.filter((s) => s.kind === fixture.kind).map((s) => ({ ...fixture, version: s, label: `${s.label}: ${fixture.name}` })),
 );
 
 const ruleId = (s: Served, r: SchemaRule) => `${s.label} ${r.schemaPath || '<root>'} #${r.index}`;

@@ -3,9 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { renderCrds } from '../../../templates/crds/index.js';
 import { CTX } from './crd-table.js';
 
-const cases = [
-  ...renderCrds({ ...CTX, installGatewayAPI: true }).map((crd) => ({ crd, label: crd.metadata?.name ?? '?' })),
-];
+const cases = [...renderCrds({ ...CTX, installGatewayAPI: true }).map((crd) => ({ crd, label: crd.metadata?.name ?? '?' }))];
 
 describe('CRDs against the apiextensions.k8s.io/v1 model (kubernetes-models)', () => {
   it.each(cases)('$label is a valid CustomResourceDefinition', ({ crd }) => {

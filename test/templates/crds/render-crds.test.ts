@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  GATEWAY_API_CRD_NAMES,
-  LINKERD_CRD_EXPECTATIONS,
-  renderCrds,
-} from '../../../templates/crds/index.js';
+import { GATEWAY_API_CRD_NAMES, LINKERD_CRD_EXPECTATIONS, renderCrds } from '../../../templates/crds/index.js';
 import { CTX, GATEWAY_CRDS, LINKERD_CRDS, WITH_GATEWAY_API, type CrdRow } from './crd-table.js';
 
 const summary = (crd: ReturnType<typeof renderCrds>[number]): CrdRow => ({
@@ -70,9 +66,7 @@ describe('renderCrds (linkerd install --crds)', () => {
   });
 
   it('annotates the Gateway API CRDs with the v1.1.1 experimental bundle and keeps them on helm uninstall', () => {
-    const gateway = renderCrds({ ...CTX, installGatewayAPI: true }).filter((crd) =>
-      GATEWAY_API_CRD_NAMES.includes(crd.metadata?.name ?? ''),
-    );
+    const gateway = renderCrds({ ...CTX, installGatewayAPI: true }).filter((crd) => GATEWAY_API_CRD_NAMES.includes(crd.metadata?.name ?? ''));
     expect(gateway).toHaveLength(4);
     for (const crd of gateway) {
       expect(crd.metadata?.annotations).toEqual({
@@ -106,9 +100,7 @@ describe('GATEWAY_API_CRD_NAMES', () => {
 
 describe('LINKERD_CRD_EXPECTATIONS (check: control plane CustomResourceDefinitions exist)', () => {
   it('lists every Linkerd CRD with its last listed version, and no Gateway API CRD', () => {
-    expect(LINKERD_CRD_EXPECTATIONS).toEqual(
-      LINKERD_CRDS.map((row) => ({ name: row.name, lastVersion: row.versions.at(-1) })),
-    );
+    expect(LINKERD_CRD_EXPECTATIONS).toEqual(LINKERD_CRDS.map((row) => ({ name: row.name, lastVersion: row.versions.at(-1) })));
   });
 
   it('matches the spec table literally', () => {

@@ -47,9 +47,7 @@ describe('structuralSchemaViolations', () => {
     expect(structuralSchemaViolations(root({ type: 'array', items: {} }))).toEqual([
       'openAPIV3Schema.properties[spec].items.type: must not be empty for specified array items',
     ]);
-    expect(structuralSchemaViolations(root({ type: 'array' }))).toEqual([
-      'openAPIV3Schema.properties[spec].items: must be specified',
-    ]);
+    expect(structuralSchemaViolations(root({ type: 'array' }))).toEqual(['openAPIV3Schema.properties[spec].items: must be specified']);
   });
 
   it('rejects a root that is not an object', () => {
@@ -59,9 +57,7 @@ describe('structuralSchemaViolations', () => {
 
   it('only exempts the preserve-unknown-fields node itself, not its specified children', () => {
     const schema = root({ 'x-kubernetes-preserve-unknown-fields': true, properties: { a: {} } });
-    expect(structuralSchemaViolations(schema)).toEqual([
-      'openAPIV3Schema.properties[spec].properties[a].type: must not be empty for specified object fields',
-    ]);
+    expect(structuralSchemaViolations(schema)).toEqual(['openAPIV3Schema.properties[spec].properties[a].type: must not be empty for specified object fields']);
   });
 
   it('rejects properties together with additionalProperties, and additionalProperties: false', () => {
@@ -78,11 +74,7 @@ describe('structuralSchemaViolations', () => {
     const schema = root({
       type: 'object',
       properties: { a: { type: 'string' } },
-      anyOf: [
-        { type: 'object' },
-        { description: 'd', default: {}, nullable: true },
-        { 'x-kubernetes-preserve-unknown-fields': true },
-      ],
+      anyOf: [{ type: 'object' }, { description: 'd', default: {}, nullable: true }, { 'x-kubernetes-preserve-unknown-fields': true }],
     });
     expect(structuralSchemaViolations(schema)).toEqual([
       'openAPIV3Schema.properties[spec].anyOf[0].type: must be undefined to be structural',
@@ -125,9 +117,7 @@ describe('structuralSchemaViolations', () => {
   });
 
   it('rejects $ref, uniqueItems: true and preserve-unknown-fields: false', () => {
-    expect(structuralSchemaViolations(root({ $ref: '#/definitions/x' }))).toContain(
-      'openAPIV3Schema.properties[spec].$ref: is not supported in a CRD schema',
-    );
+    expect(structuralSchemaViolations(root({ $ref: '#/definitions/x' }))).toContain('openAPIV3Schema.properties[spec].$ref: is not supported in a CRD schema');
     expect(structuralSchemaViolations(root({ type: 'array', items: { type: 'string' }, uniqueItems: true }))).toEqual([
       'openAPIV3Schema.properties[spec].uniqueItems: cannot be true (quadratic to check)',
     ]);
@@ -143,9 +133,7 @@ describe('structuralSchemaViolations', () => {
       'x-kubernetes-list-map-keys': ['name'],
       items: { type: 'object', properties: { value: { type: 'string' } } },
     });
-    expect(structuralSchemaViolations(schema)).toEqual([
-      'openAPIV3Schema.properties[spec].x-kubernetes-list-map-keys: name is not a property of the items',
-    ]);
+    expect(structuralSchemaViolations(schema)).toEqual(['openAPIV3Schema.properties[spec].x-kubernetes-list-map-keys: name is not a property of the items']);
   });
 
   it('rejects defaults that do not validate against their own schema', () => {

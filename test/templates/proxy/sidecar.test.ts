@@ -2,9 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { Pod } from 'kubernetes-models/v1';
 import type { PodSpec } from 'kubernetes-types/core/v1.js';
 import { ANCHORS, values } from './support.js';
-import { sidecarParts, withSidecar, podInboundPorts, proxyContainer, proxyInitContainer, TRUST_ANCHORS_REQUIRED, injectedPodMetadata } from '../../../templates/proxy/index.js';
+import {
+  sidecarParts,
+  withSidecar,
+  podInboundPorts,
+  proxyContainer,
+  proxyInitContainer,
+  TRUST_ANCHORS_REQUIRED,
+  injectedPodMetadata,
+} from '../../../templates/proxy/index.js';
 import { sha256Hex } from '../../../src/core/pki/index.js';
-
 
 const app: PodSpec = {
   containers: [
@@ -41,9 +48,21 @@ describe('proxy spec: native sidecar (default)', () => {
     expect(init.image).toBe('cr.l5d.io/linkerd/proxy:edge-26.9.1');
     expect(init.command).toEqual(['/usr/lib/linkerd/linkerd2-proxy-init']);
     expect(init.args).toEqual([
-      '--firewall-bin-path', 'iptables-nft', '--firewall-save-bin-path', 'iptables-nft-save', '--ipv6=false',
-      '--incoming-proxy-port', '4143', '--outgoing-proxy-port', '4140', '--proxy-uid', '2102',
-      '--inbound-ports-to-ignore', '4190,4191,4567,4568', '--outbound-ports-to-ignore', '4567,4568',
+      '--firewall-bin-path',
+      'iptables-nft',
+      '--firewall-save-bin-path',
+      'iptables-nft-save',
+      '--ipv6=false',
+      '--incoming-proxy-port',
+      '4143',
+      '--outgoing-proxy-port',
+      '4140',
+      '--proxy-uid',
+      '2102',
+      '--inbound-ports-to-ignore',
+      '4190,4191,4567,4568',
+      '--outbound-ports-to-ignore',
+      '4567,4568',
     ]);
     expect(init.securityContext?.capabilities).toEqual({ add: ['NET_ADMIN', 'NET_RAW'], drop: ['ALL'] });
     expect(init.securityContext?.runAsUser).toBe(65534);
@@ -51,13 +70,26 @@ describe('proxy spec: native sidecar (default)', () => {
 
   it('adds the xtables lock, end-entity and projected token volumes in that order', () => {
     expect(parts.volumes.map((v) => v.name)).toEqual(['linkerd-proxy-init-xtables-lock', 'linkerd-identity-end-entity', 'linkerd-identity-token']);
-    expect(parts.volumes[2].projected?.sources?.[0].serviceAccountToken).toEqual({ audience: 'identity.l5d.io', expirationSeconds: 86400, path: 'linkerd-identity-token' });
+    expect(parts.volumes[2].projected?.sources?.[0].serviceAccountToken).toEqual({
+      audience: 'identity.l5d.io',
+      expirationSeconds: 86400,
+      path: 'linkerd-identity-token',
+    });
   });
 
   it('writes the environment in the injector order with the pod ports sorted as strings', () => {
     const proxy = parts.initContainersPrepend[1];
     const names = proxy.env!.map((e) => e.name);
-    expect(names.slice(0, 8)).toEqual(['_pod_name', '_pod_ns', '_pod_uid', '_pod_ip', '_pod_nodeName', '_pod_containerName', 'LINKERD2_PROXY_CORES', 'LINKERD2_PROXY_CORES_MIN']);
+    expect(names.slice(0, 8)).toEqual([
+      '_pod_name',
+      '_pod_ns',
+      '_pod_uid',
+      '_pod_ip',
+      '_pod_nodeName',
+      '_pod_containerName',
+      'LINKERD2_PROXY_CORES',
+      'LINKERD2_PROXY_CORES_MIN',
+    ]);
     expect(names.indexOf('LINKERD2_PROXY_DESTINATION_CONTEXT')).toBeLessThan(names.indexOf('_pod_sa'));
     expect(names.at(-1)).toBe('LINKERD2_PROXY_POLICY_SVC_NAME');
     expect(envOf(proxy, 'LINKERD2_PROXY_INBOUND_PORTS')?.value).toBe('10254,8080,9090');
@@ -92,7 +124,12 @@ describe('proxy spec: native sidecar (default)', () => {
 
 describe('proxy spec: classic layout (--native-sidecar=false)', () => {
   it('appends proxy-init and puts the awaiting proxy first among containers with a postStart hook', () => {
-    const parts = sidecarParts(values((v) => { v.proxy.nativeSidecar = false; }), ctx);
+    const parts = sidecarParts(
+      values((v) => {
+        v.proxy.nativeSidecar = false;
+      }),
+      ctx,
+    );
     expect(parts.initContainersAppend.map((c) => c.name)).toEqual(['linkerd-init']);
     const proxy = parts.containersPrepend[0];
     expect(proxy.name).toBe('linkerd-proxy');
@@ -102,49 +139,87 @@ describe('proxy spec: classic layout (--native-sidecar=false)', () => {
   });
 
   it('appends the proxy when await is off and adds a preStop sleep for waitBeforeExitSeconds', () => {
-    const parts = sidecarParts(values((v) => { v.proxy.nativeSidecar = false; v.proxy.await = false; v.proxy.waitBeforeExitSeconds = 7; }), ctx);
+    const parts = sidecarParts(
+      values((v) => {
+        v.proxy.nativeSidecar = false;
+        v.proxy.await = false;
+        v.proxy.waitBeforeExitSeconds = 7;
+      }),
+      ctx,
+    );
     expect(parts.containersAppend[0].name).toBe('linkerd-proxy');
     expect(parts.containersAppend[0].lifecycle).toEqual({ preStop: { exec: { command: ['/bin/sleep', '7'] } } });
   });
 
   it('refuses waitBeforeExitSeconds with a native sidecar', () => {
-    expect(() => sidecarParts(values((v) => { v.proxy.waitBeforeExitSeconds = 7; }), ctx)).toThrow('cannot be used simultaneously');
+    expect(() =>
+      sidecarParts(
+        values((v) => {
+          v.proxy.waitBeforeExitSeconds = 7;
+        }),
+        ctx,
+      ),
+    ).toThrow('cannot be used simultaneously');
   });
 });
 
 describe('proxy spec: variants', () => {
   it('uses the network validator and no xtables volume with CNI', () => {
-    const parts = sidecarParts(values((v) => { v.cniEnabled = true; }), ctx);
+    const parts = sidecarParts(
+      values((v) => {
+        v.cniEnabled = true;
+      }),
+      ctx,
+    );
     expect(parts.initContainersPrepend[0].name).toBe('linkerd-network-validator');
     expect(parts.initContainersPrepend[0].args).toContain('1.1.1.1:20001');
     expect(parts.volumes.map((v) => v.name)).not.toContain('linkerd-proxy-init-xtables-lock');
   });
 
   it('sets runAsGroup and --proxy-gid only for a non-negative gid', () => {
-    const v = values((x) => { x.proxy.gid = 3000; });
+    const v = values((x) => {
+      x.proxy.gid = 3000;
+    });
     expect(proxyContainer(v, ctx).securityContext?.runAsGroup).toBe(3000);
     expect(proxyInitContainer(v, ctx).args).toContain('--proxy-gid');
     expect(proxyContainer(values(), ctx).securityContext?.runAsGroup).toBeUndefined();
   });
 
   it('renders only the resources that are set', () => {
-    const v = values((x) => { x.proxy.resources.cpu.request = '100m'; x.proxy.resources.memory.limit = '250Mi'; });
+    const v = values((x) => {
+      x.proxy.resources.cpu.request = '100m';
+      x.proxy.resources.memory.limit = '250Mi';
+    });
     expect(proxyContainer(v, ctx).resources).toEqual({ limits: { memory: '250Mi' }, requests: { cpu: '100m' } });
     expect(proxyContainer(values(), ctx).resources).toBeUndefined();
   });
 
   it('reads the trust bundle from the ConfigMap and dials localhost in control-plane pods', () => {
-    const proxy = proxyContainer(values((v) => { v.identityTrustAnchorsPEM = ''; }), { ...ctx, component: 'linkerd-destination' });
+    const proxy = proxyContainer(
+      values((v) => {
+        v.identityTrustAnchorsPEM = '';
+      }),
+      { ...ctx, component: 'linkerd-destination' },
+    );
     expect(envOf(proxy, 'LINKERD2_PROXY_IDENTITY_TRUST_ANCHORS')).toEqual({
       name: 'LINKERD2_PROXY_IDENTITY_TRUST_ANCHORS',
       valueFrom: { configMapKeyRef: { name: 'linkerd-identity-trust-roots', key: 'ca-bundle.crt' } },
     });
     expect(envOf(proxy, 'LINKERD2_PROXY_POLICY_SVC_ADDR')?.value).toBe('localhost.:8090');
-    expect(proxyInitContainer(values(), { ...ctx, component: 'linkerd-destination' }).args).toEqual(expect.arrayContaining(['--outbound-ports-to-ignore', '443,6443']));
+    expect(proxyInitContainer(values(), { ...ctx, component: 'linkerd-destination' }).args).toEqual(
+      expect.arrayContaining(['--outbound-ports-to-ignore', '443,6443']),
+    );
   });
 
   it('refuses to render an empty trust-anchor variable', () => {
-    expect(() => proxyContainer(values((v) => { v.identityTrustAnchorsPEM = ''; }), ctx)).toThrow(TRUST_ANCHORS_REQUIRED);
+    expect(() =>
+      proxyContainer(
+        values((v) => {
+          v.identityTrustAnchorsPEM = '';
+        }),
+        ctx,
+      ),
+    ).toThrow(TRUST_ANCHORS_REQUIRED);
   });
 
   it('appends the debug container on request', () => {
@@ -161,7 +236,13 @@ describe('pod helpers', () => {
 
   it('labels and annotates the injected pod template', () => {
     const v = values();
-    const md = injectedPodMetadata(v, { controlPlaneNamespace: 'linkerd', ownerKind: 'deployment', ownerName: 'web', workloadNamespace: 'shop', createdBy: 'linkerd/cli edge-26.9.1' });
+    const md = injectedPodMetadata(v, {
+      controlPlaneNamespace: 'linkerd',
+      ownerKind: 'deployment',
+      ownerName: 'web',
+      workloadNamespace: 'shop',
+      createdBy: 'linkerd/cli edge-26.9.1',
+    });
     expect(md.annotations).toEqual({
       'linkerd.io/created-by': 'linkerd/cli edge-26.9.1',
       'linkerd.io/proxy-version': 'edge-26.9.1',

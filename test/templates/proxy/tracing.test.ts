@@ -6,7 +6,6 @@ import type { Values } from '../../../src/core/values/index.js';
 import { TRACE_ENDPOINT_REQUIRED, sidecarParts, withSidecar } from '../../../templates/proxy/index.js';
 import { TRACE_VARS, values } from './support.js';
 
-
 /** Tracing as the distributed-tracing guide sets it: a meshed collector in `jaeger-system`. */
 const traced = (edit: (v: Values) => void = () => {}) =>
   values((v) => {
@@ -21,7 +20,6 @@ const ctx = { controlPlaneNamespace: 'linkerd', podSpec: app };
 const proxyOf = (v: Values): Container => sidecarParts(v, ctx).initContainersPrepend[1];
 const names = (env: EnvVar[] | undefined) => (env ?? []).map((e) => e.name);
 const valueOf = (c: Container, name: string) => c.env?.find((e) => e.name === name)?.value;
-
 
 describe('proxy tracing off (the default)', () => {
   const parts = sidecarParts(values(), ctx);
@@ -91,18 +89,28 @@ describe('proxy tracing on (proxy.tracing.enabled)', () => {
     );
     expect(valueOf(custom, 'LINKERD2_PROXY_TRACE_EXTRA_ATTRIBUTES')).toBe('deployment.environment.name=prod\nservice.namespace=shop\n');
     expect(valueOf(custom, 'LINKERD2_PROXY_TRACE_SERVICE_NAME')).toBe('shop-proxy');
-    const none = proxyOf(traced((x) => { x.proxy.tracing.labels = {}; }));
+    const none = proxyOf(
+      traced((x) => {
+        x.proxy.tracing.labels = {};
+      }),
+    );
     expect(names(none.env)).not.toContain('LINKERD2_PROXY_TRACE_EXTRA_ATTRIBUTES');
   });
 
   it('leaves out the collector identity for an unmeshed collector', () => {
-    const p = proxyOf(traced((x) => { x.proxy.tracing.collector.meshIdentity = { serviceAccountName: '', namespace: '' }; }));
+    const p = proxyOf(
+      traced((x) => {
+        x.proxy.tracing.collector.meshIdentity = { serviceAccountName: '', namespace: '' };
+      }),
+    );
     expect(names(p.env)).not.toContain('LINKERD2_PROXY_TRACE_COLLECTOR_SVC_NAME');
     expect(valueOf(p, 'LINKERD2_PROXY_TRACE_COLLECTOR_SVC_ADDR')).toBe('jaeger-collector.jaeger-system:4317');
   });
 
   it('refuses to render without a collector endpoint', () => {
-    const v = traced((x) => { x.proxy.tracing.collector.endpoint = ''; });
+    const v = traced((x) => {
+      x.proxy.tracing.collector.endpoint = '';
+    });
     expect(() => sidecarParts(v, ctx)).toThrow(UserError);
     expect(() => sidecarParts(v, ctx)).toThrow(TRACE_ENDPOINT_REQUIRED);
   });
@@ -135,9 +143,15 @@ describe('proxy tracing on (proxy.tracing.enabled)', () => {
 
   it('keeps the podinfo volume without token projection, and in the classic and CNI layouts', () => {
     for (const edit of [
-      (x: Values) => { x.identity.serviceAccountTokenProjection = false; },
-      (x: Values) => { x.proxy.nativeSidecar = false; },
-      (x: Values) => { x.cniEnabled = true; },
+      (x: Values) => {
+        x.identity.serviceAccountTokenProjection = false;
+      },
+      (x: Values) => {
+        x.proxy.nativeSidecar = false;
+      },
+      (x: Values) => {
+        x.cniEnabled = true;
+      },
     ]) {
       const p = sidecarParts(traced(edit), ctx);
       const proxy2 = [...p.initContainersPrepend, ...p.containersPrepend, ...p.containersAppend].find((c) => c.name === 'linkerd-proxy')!;

@@ -1,5 +1,13 @@
 import type { ConfigMap, Secret } from 'kubernetes-types/core/v1.js';
-import { describeChainFailure, formatRFC3339, supportedAnchorAlgorithm, supportedIssuerAlgorithm, validityProblem, verifyChain, EXPIRY_WARNING_DAYS } from '../../pki/index.js';
+import {
+  describeChainFailure,
+  formatRFC3339,
+  supportedAnchorAlgorithm,
+  supportedIssuerAlgorithm,
+  validityProblem,
+  verifyChain,
+  EXPIRY_WARNING_DAYS,
+} from '../../pki/index.js';
 import type { CheckContext } from '../context.js';
 import { credentialsOf, decodeBundle, issuerMaterial, notFound, type Cert } from '../facts.js';
 import { fail, pass, skip, type CheckDefinition, type CheckOutcome } from '../types.js';
@@ -145,7 +153,12 @@ export const IDENTITY_CHECKS: CheckDefinition[] = [
     async run(ctx) {
       const m = await issuerMaterial(ctx);
       const now = ctx.now();
-      const v = await verifyChain(m.issuer.cert, m.chain.map((c) => c.cert), m.anchors.map((a) => a.cert), now);
+      const v = await verifyChain(
+        m.issuer.cert,
+        m.chain.map((c) => c.cert),
+        m.anchors.map((a) => a.cert),
+        now,
+      );
       return v.ok ? pass() : fail(describeChainFailure(v, m.issuer.cert, now));
     },
   },
@@ -249,7 +262,13 @@ function webhookChecks(hook: Webhook, validId: string, expiryId: string): CheckD
           const p = validityProblem(cert.leaf.info, now);
           if (p) return fail(`certificate is ${p}`);
           const dnsName = `linkerd-${hook.name}.${ctx.options.controlPlaneNamespace}.svc`;
-          const v = await verifyChain(cert.leaf.cert, cert.chain.map((c) => c.cert), anchors.map((a) => a.cert), now, { dnsName });
+          const v = await verifyChain(
+            cert.leaf.cert,
+            cert.chain.map((c) => c.cert),
+            anchors.map((a) => a.cert),
+            now,
+            { dnsName },
+          );
           return v.ok ? pass() : fail(`cert is not issued by the trust anchor: ${describeChainFailure(v, cert.leaf.cert, now)}`);
         } catch (e) {
           const s = notInstalled(e);

@@ -58,7 +58,9 @@ function controlPlaneObjectsExist(
     retryable: false,
     async run(ctx) {
       const ns = ctx.options.controlPlaneNamespace;
-      const read = BUILTIN_RESOURCES[resource].namespaced ? { namespace: ns, labelSelector: CONTROL_PLANE_SELECTOR } : { labelSelector: CONTROL_PLANE_SELECTOR };
+      const read = BUILTIN_RESOURCES[resource].namespaced
+        ? { namespace: ns, labelSelector: CONTROL_PLANE_SELECTOR }
+        : { labelSelector: CONTROL_PLANE_SELECTOR };
       return missing(kinds, await ctx.list(resource, read), expected(ns));
     },
   };
@@ -259,7 +261,11 @@ export const CONFIG_CHECKS: CheckDefinition[] = [
   },
   controlPlaneObjectsExist('L5D1602', 'clusterroles', 'ClusterRoles', 'l5d-existence-cr', expectedRbac),
   controlPlaneObjectsExist('L5D1603', 'clusterrolebindings', 'ClusterRoleBindings', 'l5d-existence-crb', expectedRbac),
-  controlPlaneObjectsExist('L5D1604', 'serviceaccounts', 'ServiceAccounts', 'l5d-existence-sa', () => ['linkerd-destination', 'linkerd-identity', 'linkerd-proxy-injector']),
+  controlPlaneObjectsExist('L5D1604', 'serviceaccounts', 'ServiceAccounts', 'l5d-existence-sa', () => [
+    'linkerd-destination',
+    'linkerd-identity',
+    'linkerd-proxy-injector',
+  ]),
   {
     id: 'L5D1605',
     category: 'linkerd-config',
@@ -269,8 +275,12 @@ export const CONFIG_CHECKS: CheckDefinition[] = [
     retryable: false,
     run: crdsExist,
   },
-  controlPlaneObjectsExist('L5D1606', 'mutatingwebhookconfigurations', 'MutatingWebhookConfigurations', 'l5d-existence-mwc', () => ['linkerd-proxy-injector-webhook-config']),
-  controlPlaneObjectsExist('L5D1607', 'validatingwebhookconfigurations', 'ValidatingWebhookConfigurations', 'l5d-existence-vwc', () => ['linkerd-sp-validator-webhook-config']),
+  controlPlaneObjectsExist('L5D1606', 'mutatingwebhookconfigurations', 'MutatingWebhookConfigurations', 'l5d-existence-mwc', () => [
+    'linkerd-proxy-injector-webhook-config',
+  ]),
+  controlPlaneObjectsExist('L5D1607', 'validatingwebhookconfigurations', 'ValidatingWebhookConfigurations', 'l5d-existence-vwc', () => [
+    'linkerd-sp-validator-webhook-config',
+  ]),
   {
     id: 'L5D1608',
     category: 'linkerd-config',

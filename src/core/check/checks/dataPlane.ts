@@ -265,7 +265,11 @@ export const DATA_PLANE_CHECKS: CheckDefinition[] = [
     hintAnchor: 'l5d-data-plane-pod-labels',
     retryable: false,
     run: async (ctx) =>
-      misplaced(await dataPlanePods(ctx), (m) => Object.keys(m.labels ?? {}).filter(shouldBeAnnotation), 'Some labels on data plane pods should be annotations'),
+      misplaced(
+        await dataPlanePods(ctx),
+        (m) => Object.keys(m.labels ?? {}).filter(shouldBeAnnotation),
+        'Some labels on data plane pods should be annotations',
+      ),
   },
   {
     id: 'L5D2406',

@@ -14,8 +14,7 @@ function atLeast(v: readonly [number, number, number], min: readonly [number, nu
   return true;
 }
 
-const GATEWAY_API_INSTALL =
-  'kubectl apply --server-side -f https://github.com/kubernetes-sigs/gateway-api/releases/download/v1.5.1/standard-install.yaml';
+const GATEWAY_API_INSTALL = 'kubectl apply --server-side -f https://github.com/kubernetes-sigs/gateway-api/releases/download/v1.5.1/standard-install.yaml';
 
 /** The CRDs whose presence (and owner) tells whether Gateway API is installed (linkerd's CheckGatewayAPICRDs). */
 const GATEWAY_API_PROBES = ['httproutes.gateway.networking.k8s.io', 'grpcroutes.gateway.networking.k8s.io'];

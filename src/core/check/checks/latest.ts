@@ -32,4 +32,3 @@ export async function latestVersions(ctx: CheckContext): Promise<Channels | unde
   const l = await lookupLatest(ctx);
   return l.ok ? l.channels : undefined;
 }
-

@@ -30,8 +30,7 @@ async function upToDate(ctx: CheckContext, version: () => Promise<string>): Prom
 
 const ALL_TERMINAL: TerminalState[] = ['unschedulable', 'crash-loop', 'image-pull', 'pod-failed'];
 
-const controlPlaneProxies = (ctx: CheckContext) =>
-  ctx.list('pods', { namespace: ctx.options.controlPlaneNamespace, labelSelector: CONTROL_PLANE_NS_LABEL });
+const controlPlaneProxies = (ctx: CheckContext) => ctx.list('pods', { namespace: ctx.options.controlPlaneNamespace, labelSelector: CONTROL_PLANE_NS_LABEL });
 
 export const VERSION_CHECKS: CheckDefinition[] = [
   {
@@ -44,7 +43,9 @@ export const VERSION_CHECKS: CheckDefinition[] = [
     async run(ctx) {
       const l = await lookupLatest(ctx);
       if (l.ok) return pass();
-      return fail(`the latest version could not be determined: ${l.reason}; version comparisons are skipped (use --expected-version to compare against a known release)`);
+      return fail(
+        `the latest version could not be determined: ${l.reason}; version comparisons are skipped (use --expected-version to compare against a known release)`,
+      );
     },
   },
   {

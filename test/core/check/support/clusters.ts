@@ -91,13 +91,19 @@ const base = () => parseYamlObjects('fixtures/clusters/empty.yaml');
 
 /** Pods (and their ReplicaSet) for a Deployment, Running and ready, with a proxy of `version`. */
 function podsFor(deploy: StoredObject, version: string, index: number): StoredObject[] {
-  const spec = (deploy.spec ?? {}) as { replicas?: number; template?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: Record<string, unknown> } };
+  const spec = (deploy.spec ?? {}) as {
+    replicas?: number;
+    template?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: Record<string, unknown> };
+  };
   const replicas = spec.replicas ?? 1;
   const name = deploy.metadata.name;
   const ns = deploy.metadata.namespace ?? NS;
   const hash = `7d9c8b6f${index}`;
   const template = spec.template ?? {};
-  const podSpec = JSON.parse(JSON.stringify(template.spec ?? {})) as { containers?: Array<{ name: string; image?: string }>; initContainers?: Array<{ name: string; image?: string; restartPolicy?: string }> };
+  const podSpec = JSON.parse(JSON.stringify(template.spec ?? {})) as {
+    containers?: Array<{ name: string; image?: string }>;
+    initContainers?: Array<{ name: string; image?: string; restartPolicy?: string }>;
+  };
   for (const c of [...(podSpec.initContainers ?? []), ...(podSpec.containers ?? [])]) {
     if (c.name === 'linkerd-proxy') c.image = `cr.l5d.io/linkerd/proxy:${version}`;
   }
@@ -112,7 +118,9 @@ function podsFor(deploy: StoredObject, version: string, index: number): StoredOb
         namespace: ns,
         labels: { ...(template.metadata?.labels ?? {}), 'pod-template-hash': hash },
         annotations: template.metadata?.annotations ?? {},
-        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `${name}-${hash}`, uid: `00000000-0000-0000-0000-0000000000${index}${r}`, controller: true }],
+        ownerReferences: [
+          { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `${name}-${hash}`, uid: `00000000-0000-0000-0000-0000000000${index}${r}`, controller: true },
+        ],
         creationTimestamp: '${now-1h}',
       },
       spec: podSpec,
@@ -166,7 +174,12 @@ export async function healthyCluster(o: ClusterOptions = {}): Promise<Cluster> {
   o.values?.(values);
   const bundle = values.identityTrustAnchorsPEM.trim();
 
-  const crds = renderCrds({ namespace: NS, cliVersion: version, chartVersion: version.replace(/^[a-z]+-/, ''), installGatewayAPI: !o.withoutGatewayApi }) as unknown as StoredObject[];
+  const crds = renderCrds({
+    namespace: NS,
+    cliVersion: version,
+    chartVersion: version.replace(/^[a-z]+-/, ''),
+    installGatewayAPI: !o.withoutGatewayApi,
+  }) as unknown as StoredObject[];
   const controlPlane = renderControlPlaneObjects(values, { namespace: NS, webhooks: pki.webhooks });
   const deployments = controlPlane.filter((x) => x.kind === 'Deployment');
   const workloads = deployments.flatMap((d, i) => podsFor(d, version, i + 1));

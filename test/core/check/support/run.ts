@@ -37,11 +37,7 @@ export interface Served {
 }
 
 /** Serve the objects, run `check` against them, stop the server. */
-export async function checkAgainst(
-  objects: object[],
-  o: Partial<CheckRequest> = {},
-  server: Partial<ApiServerOptions> = {},
-): Promise<Served> {
+export async function checkAgainst(objects: object[], o: Partial<CheckRequest> = {}, server: Partial<ApiServerOptions> = {}): Promise<Served> {
   const api = await startApiServer({ objects, ...server });
   try {
     const report = await runCheck(request(api.kubeconfigPath, o));
