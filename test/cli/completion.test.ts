@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { type ApiServer, startApiServer, writeKubeconfig } from '../support/apiserver.js';
 import { LINKERD_BIN, runCli } from '../support/cli.js';
 
@@ -68,11 +68,12 @@ describe('linkerd completion', () => {
     let server: ApiServer;
     let kubeconfig: string;
     let unreachable: string;
+    let dir: string;
     beforeAll(async () => {
       server = await startApiServer({
         objects: ['default', 'linkerd', 'shop'].map((name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })),
       });
-      const dir = mkdtempSync(path.join(tmpdir(), 'l5d-complete-'));
+      dir = mkdtempSync(path.join(tmpdir(), 'l5d-complete-'));
       kubeconfig = writeKubeconfig(path.join(dir, 'config'), [
         { name: 'test', server: server.url, caPem: server.caPem, token: server.token },
         { name: 'staging', server: server.url, caPem: server.caPem, token: server.token },
@@ -80,7 +81,10 @@ describe('linkerd completion', () => {
       // Port 1 on loopback: refused at once; the completion must still answer.
       unreachable = writeKubeconfig(path.join(dir, 'down'), [{ name: 'down', server: 'https://127.0.0.1:1' }]);
     });
-    afterAll(() => server.stop());
+    afterAll(async () => {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    });
 
     it('contexts from the kubeconfig', async () => {
       expect(await complete(['--kubeconfig', kubeconfig, '--context', ''])).toEqual(['test', 'staging']);
@@ -101,6 +105,7 @@ describe('linkerd completion', () => {
 
   it('drives the bash script end to end', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'l5d-bash-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     writeFileSync(path.join(dir, 'script.sh'), (await runCli(['completion', 'bash'])).stdout);
     const probe = `source ${JSON.stringify(path.join(dir, 'script.sh'))}
 COMP_WORDS=(${JSON.stringify(LINKERD_BIN)} install --out); COMP_CWORD=2; _linkerd_completions; echo "\${COMPREPLY[*]}"

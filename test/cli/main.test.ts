@@ -1,7 +1,7 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { runCli } from '../support/cli.js';
 
 describe('linkerd (root command)', () => {
@@ -27,6 +27,7 @@ describe('linkerd (root command)', () => {
 
   it('runs linkerd-<name> from PATH for an unknown subcommand, passing the arguments through', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'l5d-plugin-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const plugin = path.join(dir, 'linkerd-hello');
     writeFileSync(plugin, '#!/bin/sh\necho "hello $*"\n');
     chmodSync(plugin, 0o755);
@@ -44,6 +45,7 @@ describe('linkerd (root command)', () => {
   it('dispatches only plain names: `/../evil` runs nothing outside PATH', async () => {
     // Without the check, `linkerd-/../evil` resolves relative to the working directory to ./evil.
     const dir = mkdtempSync(path.join(tmpdir(), 'l5d-plugin-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     mkdirSync(path.join(dir, 'linkerd-'));
     const marker = path.join(dir, 'ran');
     writeFileSync(path.join(dir, 'evil'), `#!/bin/sh\ntouch '${marker}'\n`);

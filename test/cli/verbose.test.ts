@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,11 +22,16 @@ describe('--verbose request log', () => {
   describe('against a loopback API server', () => {
     let server: ApiServer;
     let down: string;
+    let dir: string;
     beforeAll(async () => {
       server = await startApiServer({});
-      down = writeKubeconfig(path.join(mkdtempSync(path.join(tmpdir(), 'l5d-verbose-')), 'config'), [{ name: 'down', server: 'https://127.0.0.1:1' }]);
+      dir = mkdtempSync(path.join(tmpdir(), 'l5d-verbose-'));
+      down = writeKubeconfig(path.join(dir, 'config'), [{ name: 'down', server: 'https://127.0.0.1:1' }]);
     });
-    afterAll(() => server.stop());
+    afterAll(async () => {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    });
 
     it('logs each API request (method, URL, status, duration) on stderr, and why the server version is unavailable', async () => {
       const r = await runCli(['version', '--verbose', '--kubeconfig', server.kubeconfigPath]);
