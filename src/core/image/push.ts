@@ -227,7 +227,7 @@ export function checkPushTarget(target: PushTarget): Ref {
 /** Pushes what `top` (a manifest or an index) references, then tags it. Returns `REF@digest`. */
 export async function pushLayout(layout: string, top: Descriptor, target: PushTarget, progress: (s: string) => void): Promise<string> {
   const ref = checkPushTarget(target);
-  const reg = new Registry(ref, target.insecure, await credentialsFor(ref.registry, target.credentials));
+  const reg = new Registry(ref, target.insecure, credentialsFor(ref.registry, target.credentials));
   const read = (d: string) => readFile(join(layout, 'blobs', 'sha256', d.slice('sha256:'.length)));
   const manifests: Descriptor[] = [];
   const topBytes = await read(top.digest);

@@ -1,5 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readTextFileBounded } from '../input/boundedRead.js';
+import { DOCKER_CONFIG_LIMIT } from '../input/limits.js';
 
 export interface RegistryCredentials {
   username?: string;
@@ -13,11 +14,11 @@ interface DockerConfig {
 }
 
 /** The user and password for a registry: given ones first, then docker's config.json `auths`. */
-export async function credentialsFor(registry: string, c: RegistryCredentials): Promise<{ username: string; password: string } | undefined> {
+export function credentialsFor(registry: string, c: RegistryCredentials): { username: string; password: string } | undefined {
   if (c.username !== undefined && c.password !== undefined) return { username: c.username, password: c.password };
   if (!c.dockerConfigDir) return undefined;
-  const text = await readFile(join(c.dockerConfigDir, 'config.json'), 'utf8').catch(() => undefined);
-  if (text === undefined || text.length > 1 << 20) return undefined;
+  const text = dockerConfigText(join(c.dockerConfigDir, 'config.json'));
+  if (text === undefined) return undefined;
   let doc: DockerConfig;
   try {
     doc = JSON.parse(text) as DockerConfig;
@@ -34,4 +35,14 @@ export async function credentialsFor(registry: string, c: RegistryCredentials): 
     if (i > 0) return { username: plain.slice(0, i), password: plain.slice(i + 1) };
   }
   return undefined;
+}
+
+/** The docker config file's text, bounded; a missing file means no stored credentials. */
+function dockerConfigText(file: string): string | undefined {
+  try {
+    return readTextFileBounded(file, DOCKER_CONFIG_LIMIT);
+  } catch (e) {
+    if (e instanceof Error && (e.cause as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') return undefined;
+    throw e;
+  }
 }

@@ -25,6 +25,8 @@ export const KUBECONFIG_LIMIT: InputLimit = { bytes: 16 * MiB, what: 'kubeconfig
 export const API_BODY_LIMIT: InputLimit = { bytes: 256 * MiB, what: 'Kubernetes API responses read at once' };
 /** versioncheck.linkerd.io's answer (`check`'s latest-version checks). */
 export const VERSIONCHECK_LIMIT: InputLimit = { bytes: 1 * MiB, what: 'version check answers' };
+/** docker's config.json, read for registry credentials by `image build --push`. */
+export const DOCKER_CONFIG_LIMIT: InputLimit = { bytes: 1 * MiB, what: 'docker config files' };
 /** What an exec credential plugin writes to stdout. */
 export const EXEC_OUTPUT_LIMIT: InputLimit = { bytes: 1 * MiB, what: 'credential plugin output' };
 
