@@ -1,9 +1,11 @@
-import type { Container, PodSpec, Volume } from 'kubernetes-types/core/v1.js';
+import type { Container, PodSpec, Volume, VolumeMount } from 'kubernetes-types/core/v1.js';
 import type { Values } from '../../src/core/values/index.js';
-import type { ProxyPodContext } from './context.js';
+import { SERVICE_ACCOUNT_MOUNT_PATH, type ProxyPodContext } from './context.js';
 import { proxyContainer } from './proxy-container.js';
 import { debugContainer, networkValidatorContainer, proxyInitContainer } from './init-containers.js';
 import { proxyVolumes } from './volumes.js';
+import { firstAppContainer } from './app-container.js';
+import { podInboundPorts } from './pod-ports.js';
 
 /** Where each added container goes; a template for both plain objects and edited YAML documents. */
 export interface SidecarParts {
@@ -37,6 +39,21 @@ export function sidecarParts(values: Values, ctx: ProxyPodContext, opts: { debug
   }
   if (opts.debugSidecar) parts.containersAppend.push(debugContainer(values));
   return parts;
+}
+
+/**
+ * Everything sidecarParts reads from the pod, as a key: with the same values, control-plane
+ * namespace and options, pods with equal keys get equal parts. Undefined when the app container
+ * carries capabilities or a service-account mount (rare; those pods are rendered on their own).
+ */
+export function sidecarPodKey(ctx: ProxyPodContext): string | undefined {
+  if (ctx.component) return undefined;
+  const app = firstAppContainer(ctx.podSpec);
+  if (app?.securityContext?.capabilities !== undefined) return undefined;
+  const mounts: unknown = app?.volumeMounts;
+  if (mounts !== undefined && !(Array.isArray(mounts) && mounts.every((m: VolumeMount | null) => m?.mountPath !== SERVICE_ACCOUNT_MOUNT_PATH)))
+    return undefined;
+  return podInboundPorts(ctx.podSpec);
 }
 
 /** Apply the parts to a plain pod spec (install's control-plane pods); returns a new spec. */

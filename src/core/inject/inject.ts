@@ -1,6 +1,13 @@
 import { isMap, type YAMLMap, type YAMLSeq } from 'yaml';
 import type { Container, PodSpec, Volume } from 'kubernetes-types/core/v1.js';
-import { TRUST_ANCHORS_REQUIRED, injectedPodMetadata, sidecarParts, type SidecarParts } from '../../../templates/proxy/index.js';
+import {
+  TRUST_ANCHORS_REQUIRED,
+  injectedPodMetadata,
+  sidecarParts,
+  sidecarPodKey,
+  type ProxyPodContext,
+  type SidecarParts,
+} from '../../../templates/proxy/index.js';
 import { UserError } from '../errors.js';
 import { ManifestShapeError, type DocEditor } from '../manifest/editor.js';
 import { sortKeysDeep } from '../manifest/emit.js';
@@ -8,7 +15,7 @@ import type { ManifestStream } from '../manifest/stream.js';
 import { renderStream, type OutputFormat, type StreamOutput } from '../manifest/write.js';
 import { canonicalQuantity } from '../values/quantity.js';
 import type { Values } from '../values/schema.js';
-import { deepClone } from '../values/tree.js';
+import { deepClone, deepFreeze } from '../values/tree.js';
 import {
   DEBUG_SIDECAR_ANNOTATION,
   INJECT_ANNOTATION,
@@ -122,13 +129,48 @@ function asMarshalled(c: Container): Container {
   return sortKeysDeep(out);
 }
 
+/** The parts as they are written: containers re-marshalled (see asMarshalled), volumes with sorted keys. */
+function marshalledParts(parts: SidecarParts): SidecarParts {
+  const items = <T extends Container | Volume>(list: T[]): T[] => list.map((c) => ('image' in c ? (asMarshalled(c) as T) : sortKeysDeep(c)));
+  return {
+    initContainersPrepend: items(parts.initContainersPrepend),
+    initContainersAppend: items(parts.initContainersAppend),
+    containersPrepend: items(parts.containersPrepend),
+    containersAppend: items(parts.containersAppend),
+    volumes: items(parts.volumes),
+  };
+}
+
+/**
+ * Marshalled parts shared by the workloads whose proxy comes out the same: rendered once per
+ * (values, control-plane namespace, debug sidecar, what the templates read of the pod). They are
+ * frozen copies, so nothing can change one workload's proxy through another's; frozen items also
+ * let emit.ts reuse their rendered lines.
+ */
+const SHARED_PARTS = new WeakMap<Values, Map<string, SidecarParts>>();
+const SHARED_PARTS_MAX = 256;
+
+function renderedParts(values: Values, shared: boolean, ctx: ProxyPodContext, debugSidecar: boolean): SidecarParts {
+  const podKey = shared ? sidecarPodKey(ctx) : undefined;
+  if (podKey === undefined) return marshalledParts(sidecarParts(values, ctx, { debugSidecar }));
+  let byKey = SHARED_PARTS.get(values);
+  if (!byKey) SHARED_PARTS.set(values, (byKey = new Map<string, SidecarParts>()));
+  const key = `${ctx.controlPlaneNamespace}\n${String(debugSidecar)}\n${podKey}`;
+  let parts = byKey.get(key);
+  if (!parts) {
+    parts = deepFreeze(structuredClone(marshalledParts(sidecarParts(values, ctx, { debugSidecar }))));
+    if (byKey.size >= SHARED_PARTS_MAX) byKey.clear();
+    byKey.set(key, parts);
+  }
+  return parts;
+}
+
 function addSidecar(ed: DocEditor, spec: YAMLMap, parts: SidecarParts): void {
-  const items = (list: Array<Container | Volume>) => list.map((c) => ('image' in c ? asMarshalled(c) : sortKeysDeep(c)));
   const add = (key: string, start: Array<Container | Volume>, end: Array<Container | Volume>) => {
     if (start.length === 0 && end.length === 0) return;
     const seq: YAMLSeq = ed.ensureSeq(spec, key);
-    ed.insertItems(seq, 'start', items(start));
-    ed.insertItems(seq, 'end', items(end));
+    ed.insertItems(seq, 'start', start);
+    ed.insertItems(seq, 'end', end);
   };
   add('initContainers', parts.initContainersPrepend, parts.initContainersAppend);
   add('containers', parts.containersPrepend, parts.containersAppend);
@@ -306,10 +348,11 @@ class Injector {
 
     let parts: SidecarParts;
     try {
-      parts = sidecarParts(
+      parts = renderedParts(
         values,
+        !own,
         { controlPlaneNamespace: s.controlPlaneNamespace, podSpec: spec },
-        { debugSidecar: podAnnotations[DEBUG_SIDECAR_ANNOTATION] === 'true' },
+        podAnnotations[DEBUG_SIDECAR_ANNOTATION] === 'true',
       );
     } catch (e) {
       if (e instanceof UserError && e.message !== TRUST_ANCHORS_REQUIRED) {

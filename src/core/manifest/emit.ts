@@ -49,7 +49,29 @@ export function seqLines(seq: readonly Plain[], col: number, style: BlockStyle, 
   return out;
 }
 
+/**
+ * Lines of frozen items (a proxy spec shared by many workloads, see inject.ts), by item, column
+ * and layout: they cannot change, so their lines are rendered once.
+ */
+const FROZEN_LINES = new WeakMap<object, Map<string, readonly string[]>>();
+
 function itemLines(item: Plain, col: number, style: BlockStyle, out: string[]): void {
+  if (typeof item !== 'object' || item === null || !Object.isFrozen(item)) {
+    freshItemLines(item, col, style, out);
+    return;
+  }
+  let byLayout = FROZEN_LINES.get(item);
+  if (!byLayout) FROZEN_LINES.set(item, (byLayout = new Map<string, readonly string[]>()));
+  const key = `${col} ${style.indent} ${style.seqIndent} ${style.itemPad}`;
+  let lines = byLayout.get(key);
+  if (!lines) {
+    lines = freshItemLines(item, col, style, []);
+    byLayout.set(key, lines);
+  }
+  for (const line of lines) out.push(line);
+}
+
+function freshItemLines(item: Plain, col: number, style: BlockStyle, out: string[]): string[] {
   const dash = `${pad(col)}-`;
   const contentCol = col + style.itemPad;
   if (isPlainMap(item) && Object.keys(item).some((k) => item[k] !== undefined)) {
@@ -58,14 +80,15 @@ function itemLines(item: Plain, col: number, style: BlockStyle, out: string[]): 
     // The first entry shares the dash's line.
     const first = out[start];
     if (first !== undefined) out[start] = dash + pad(style.itemPad - 1) + first.slice(contentCol);
-    return;
+    return out;
   }
   if (Array.isArray(item) && item.length > 0) {
     out.push(dash);
     seqLines(item, contentCol, style, out);
-    return;
+    return out;
   }
   valueLines(dash, item, contentCol - style.indent, style, out, true);
+  return out;
 }
 
 /**
