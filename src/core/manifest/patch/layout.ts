@@ -33,7 +33,7 @@ export class TextLayout {
 
   /** Lines to insert at `at`, joined to what is before them. */
   insertion(at: number, lines: readonly string[]): string {
-    if (at === 0 || this.text[at - 1] === '\n') return lines.map((l) => l + this.nl).join('');
+    if (at === 0 || this.text[at - 1] === '\n') return lines.length === 0 ? '' : lines.join(this.nl) + this.nl;
     return this.nl + lines.join(this.nl);
   }
 

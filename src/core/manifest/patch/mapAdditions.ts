@@ -44,7 +44,11 @@ function flowAppend(map: YAMLMap, rest: readonly Pair[], before: readonly Pair[]
 
 export function mapAdditions(log: EditLog, target: PatchTarget, layout: TextLayout, order: () => number): PatchResult {
   const out: Patch[] = [];
-  const lines = (list: readonly Pair[], col: number) => list.flatMap((p) => pairLines(keyOf(p), target.plain(p.value), col, target.style));
+  const lines = (list: readonly Pair[], col: number) => {
+    const out: string[] = [];
+    for (const p of list) for (const line of pairLines(keyOf(p), target.plain(p.value), col, target.style)) out.push(line);
+    return out;
+  };
   for (const [map, added] of log.appended) {
     const live = added.filter((p) => map.items.includes(p));
     if (live.length === 0) continue;
