@@ -31,6 +31,8 @@ import { NAMESPACE_KIND, SERVICE_KIND, identityOf, podTemplateOf, workloadKind, 
 import { documentObjects } from './objects.js';
 import { resourceName, type DocReport, type ReportNote } from './report.js';
 import { pruneStripped, stripObject } from './uninject.js';
+import { readCstObject } from './cstPod.js';
+import type { PodTarget } from './podTarget.js';
 
 /*
  * inject for one stream: every object is first stripped of a previous injection (so re-injecting
@@ -177,13 +179,47 @@ function addSidecar(ed: DocEditor, spec: YAMLMap, parts: SidecarParts): void {
   add('volumes', [], parts.volumes);
 }
 
+/** A workload's pod in a Document, edited through its DocEditor. */
+class DocPod implements PodTarget {
+  constructor(
+    private readonly ed: DocEditor,
+    private readonly obj: YAMLMap,
+    private readonly tmpl: YAMLMap,
+    private readonly specNode: YAMLMap,
+  ) {}
+
+  spec(): PodSpec {
+    return (this.ed.plain(this.specNode) ?? {}) as PodSpec;
+  }
+
+  annotations(): Record<string, string> {
+    return this.ed.stringMap(this.ed.getMap(this.tmpl, 'metadata'), 'annotations');
+  }
+
+  namespace(): string | undefined {
+    const meta = this.ed.getMap(this.obj, 'metadata');
+    return meta && this.ed.getString(meta, 'namespace');
+  }
+
+  setAnnotations(add: ReadonlyMap<string, string>): void {
+    const ed = this.ed;
+    setAll(ed, ed.ensureStringMap(ed.ensureMap(this.tmpl, 'metadata', 'spec'), 'annotations'), add);
+  }
+
+  setLabels(add: ReadonlyMap<string, string>): void {
+    const ed = this.ed;
+    setAll(ed, ed.ensureStringMap(ed.ensureMap(this.tmpl, 'metadata', 'spec'), 'labels'), add);
+  }
+
+  addSidecar(parts: SidecarParts): void {
+    const spec = this.ed.editMap(this.tmpl, 'spec');
+    if (spec) addSidecar(this.ed, spec, parts);
+  }
+}
+
 /** One workload on its way through `inject --manual`: where it is in the document, and what is known of it. */
 interface ManualWorkload {
-  ed: DocEditor;
-  /** The workload object. */
-  obj: YAMLMap;
-  /** Its pod template. */
-  tmpl: YAMLMap;
+  pod: PodTarget;
   /** The pod spec, as plain data. */
   spec: PodSpec;
   /** The pod template's annotations. */
@@ -214,8 +250,12 @@ class Injector {
     if (kind === '') return;
     const wk = workloadKind(kind);
     try {
-      if (wk) this.workload(ed, obj, wk, report, stripped.controlPlane, facts);
-      else if (kind === NAMESPACE_KIND) this.namespace(ed, obj, report);
+      if (wk) {
+        const tmpl = podTemplateOf(ed, obj, wk) && ed.editPath(obj, wk.podTemplate);
+        const specNode = tmpl && ed.getMap(tmpl, 'spec');
+        // A workload without a pod template cannot be injected; it passes through.
+        if (tmpl && specNode) this.workload(new DocPod(ed, obj, tmpl, specNode), wk, report, stripped.controlPlane, facts);
+      } else if (kind === NAMESPACE_KIND) this.namespace(ed, obj, report);
       else if (kind === SERVICE_KIND) this.service(ed, obj, report);
     } catch (e) {
       if (!(e instanceof ManifestShapeError)) throw e;
@@ -239,11 +279,19 @@ class Injector {
     report.outcome = 'annotated';
   }
 
-  private workload(ed: DocEditor, obj: YAMLMap, wk: WorkloadKind, report: DocReport, controlPlane: boolean, facts: PreStripFacts): void {
-    const tmpl = podTemplateOf(ed, obj, wk) && ed.editPath(obj, wk.podTemplate);
-    const specNode = tmpl && ed.getMap(tmpl, 'spec');
-    // A workload without a pod template cannot be injected; it passes through.
-    if (!tmpl || !specNode) return;
+  /** The fast path's object: a workload known to carry nothing of an earlier injection (see cstPod.ts). */
+  cleanWorkload(pod: PodTarget, kind: string, name: string, wk: WorkloadKind): void {
+    const report: DocReport = { kind, name, outcome: 'skipped' };
+    this.reports.push(report);
+    this.workload(pod, wk, report, false, { ingressBefore: false, wasInjected: false });
+  }
+
+  /** An object that is not a workload, in the fast path: nothing to do but report it. */
+  passedThrough(kind: string, name: string): void {
+    this.reports.push({ kind, name, outcome: 'skipped' });
+  }
+
+  private workload(pod: PodTarget, wk: WorkloadKind, report: DocReport, controlPlane: boolean, facts: PreStripFacts): void {
     // Checked before anything else about the pod, as linkerd does.
     if (controlPlane && !this.s.manual) {
       this.errors.push('--manual must be set when injecting control plane components');
@@ -251,13 +299,13 @@ class Injector {
     }
     const { kind, name } = report;
     const resource = resourceName(report);
-    const spec = (ed.plain(specNode) ?? {}) as PodSpec;
+    const spec = pod.spec();
     const shape = podSpecShapeProblem(spec);
     if (shape) {
       this.errors.push(`failed to inject ${kind}/${name}: ${shape}`);
       return;
     }
-    const annotations = ed.stringMap(ed.getMap(tmpl, 'metadata'), 'annotations');
+    const annotations = pod.annotations();
     // An ingress-mode workload (flag, or its annotation before stripping) stays one.
     const ingress = Boolean(this.s.values.proxy.isIngress) || facts.ingressBefore;
 
@@ -282,14 +330,14 @@ class Injector {
       return;
     }
     if (this.s.manual) {
-      if (!this.manual({ ed, obj, tmpl, spec, annotations, wk, report, resource, ingress, wasInjected: facts.wasInjected })) return;
+      if (!this.manual({ pod, spec, annotations, wk, report, resource, ingress, wasInjected: facts.wasInjected })) return;
     } else {
       // The annotation the flag writes replaces the input's (what the injector will then see).
       this.conflicts(annotations, resource, true);
       const add = new Map(this.s.overrides);
       add.set(INJECT_ANNOTATION, ingress ? INJECT_INGRESS : INJECT_ENABLED);
       for (const [k, v] of this.s.cliAnnotations) add.set(k, v);
-      setAll(ed, ed.ensureStringMap(ed.ensureMap(tmpl, 'metadata', 'spec'), 'annotations'), add);
+      pod.setAnnotations(add);
     }
     report.outcome = 'injected';
   }
@@ -323,10 +371,9 @@ class Injector {
   }
 
   private manual(w: ManualWorkload): boolean {
-    const { ed, obj, tmpl, spec, annotations, wk, report, resource, ingress, wasInjected } = w;
+    const { pod, spec, annotations, wk, report, resource, ingress, wasInjected } = w;
     const s = this.s;
-    const objMeta = ed.getMap(obj, 'metadata');
-    const namespace = (objMeta && ed.getString(objMeta, 'namespace')) || s.defaultNamespace;
+    const namespace = pod.namespace() || s.defaultNamespace;
     const nsAnnotations = s.namespaceAnnotations?.(namespace) ?? {};
     const podAnnotations = { ...annotations, ...Object.fromEntries(s.cliAnnotations) };
     // Most workloads carry no proxy annotations: they share the values instead of copying them.
@@ -372,11 +419,9 @@ class Injector {
     for (const [k, v] of s.overrides) if (!annotationWins.has(k)) add.set(k, v);
     if (ingress) add.set(INJECT_ANNOTATION, INJECT_INGRESS);
     for (const [k, v] of s.cliAnnotations) add.set(k, v);
-    const podMeta = ed.ensureMap(tmpl, 'metadata', 'spec');
-    setAll(ed, ed.ensureStringMap(podMeta, 'annotations'), add);
-    setAll(ed, ed.ensureStringMap(podMeta, 'labels'), new Map(Object.entries(meta.labels)));
-    const specMap = ed.editMap(tmpl, 'spec');
-    if (specMap) addSidecar(ed, specMap, parts);
+    pod.setAnnotations(add);
+    pod.setLabels(new Map(Object.entries(meta.labels)));
+    pod.addSidecar(parts);
     return true;
   }
 }
@@ -403,7 +448,27 @@ function preStripFacts(ed: DocEditor, obj: YAMLMap): PreStripFacts {
   };
 }
 
+/**
+ * The fast path: a document read from the CST and patched as text (cstPod.ts); undefined when the
+ * Document path must take it.
+ */
+export function fastInjectStream(text: string, settings: InjectSettings): InjectStreamResult | undefined {
+  const obj = readCstObject(text);
+  if (!obj) return undefined;
+  const injector = new Injector(settings);
+  if (obj.workload) injector.cleanWorkload(obj.workload.pod, obj.kind, obj.name, obj.workload.wk);
+  else injector.passedThrough(obj.kind, obj.name);
+  const { reports, notes, errors } = injector;
+  if (errors.length > 0) return { reports, notes, errors };
+  const out = obj.workload ? obj.workload.pod.render() : text;
+  return out === undefined ? undefined : { output: { text: out, format: 'yaml' }, reports, notes, errors };
+}
+
 export function injectStream(stream: ManifestStream, settings: InjectSettings, format: OutputFormat): InjectStreamResult {
+  if (stream.segment && format !== 'json') {
+    const fast = fastInjectStream(stream.source.text, settings);
+    if (fast) return fast;
+  }
   const injector = new Injector(settings);
   const editors = stream.docs.map((d) => {
     if (!d.present) return undefined;

@@ -36,9 +36,28 @@ export interface ManifestStream {
   readonly source: ManifestSource;
   readonly format: ManifestFormat;
   readonly docs: readonly ManifestDoc[];
+  /**
+   * One YAML document's text from inputStreams, parsed only when `docs` is first read (inject's
+   * fast path reads it from the CST instead, see inject/cstPod.ts).
+   */
+  readonly segment?: boolean;
 }
 
-const YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
+/** A stream of one segment whose documents are parsed on first use. */
+function segmentStream(source: ManifestSource): ManifestStream {
+  let docs: readonly ManifestDoc[] | undefined;
+  return {
+    source,
+    format: 'yaml',
+    segment: true,
+    get docs() {
+      docs ??= parseYamlStream(source).docs;
+      return docs;
+    },
+  };
+}
+
+export const YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
   version: '1.1',
   prettyErrors: true,
   uniqueKeys: true,
@@ -255,6 +274,6 @@ export async function* inputStreams(input: ManifestInput, wanted?: (text: string
   for await (const seg of docs) {
     const source = { name: input.name, text: seg.text, lineOffset: seg.lineOffset };
     if (!hasContent(seg.text) || (wanted && !wanted(seg.text))) yield { source, format: 'yaml', docs: [] };
-    else yield parseYamlStream(source);
+    else yield segmentStream(source);
   }
 }

@@ -1,4 +1,5 @@
 import { isMap, isScalar, isSeq, type Document, type Node, type Pair } from 'yaml';
+import type { CstNode, CstPair } from './cst.js';
 import { DEFAULT_STYLE, type BlockStyle } from './emit.js';
 
 /*
@@ -73,6 +74,50 @@ export function detectStyle(text: string, doc: Document, hint?: Node): BlockStyl
   if (hint) walk(hint);
   budget = 400;
   walk(doc.contents);
+  return {
+    indent: found.indent ?? DEFAULT_STYLE.indent,
+    seqIndent: found.seqIndent ?? DEFAULT_STYLE.seqIndent,
+    itemPad: found.itemPad ?? DEFAULT_STYLE.itemPad,
+  };
+}
+
+/** detectStyle over a document read from the CST (see cst.ts): the same walk, budget and answers. */
+export function detectCstStyle(text: string, root: CstNode): BlockStyle {
+  const found: Partial<BlockStyle> = {};
+  let budget = 400;
+  const visitPair = (pair: CstPair, keyCol: number): void => {
+    const v = pair.value;
+    const vStart = v.range[0];
+    if (text.lastIndexOf('\n', vStart) < pair.keyStart) return;
+    if (v.type === 'map' && !v.flow && found.indent === undefined) {
+      const d = columnOf(text, vStart) - keyCol;
+      if (d > 0) found.indent = d;
+    } else if (v.type === 'seq' && !v.flow && v.items.length > 0 && found.seqIndent === undefined) {
+      const dash = dashOffset(text, v.items[0]?.range[0] ?? -1);
+      if (dash >= 0) {
+        const d = columnOf(text, dash) - keyCol;
+        if (d >= 0) found.seqIndent = d;
+      }
+    }
+  };
+  const walk = (node: CstNode): void => {
+    if (budget-- <= 0 || node.type === 'scalar') return;
+    if (found.indent !== undefined && found.seqIndent !== undefined && found.itemPad !== undefined) return;
+    if (node.type === 'map' && !node.flow) {
+      for (const pair of node.pairs) visitPair(pair, columnOf(text, pair.keyStart));
+      for (const pair of node.pairs) walk(pair.value);
+    } else if (node.type === 'seq' && !node.flow) {
+      for (const item of node.items) {
+        const s = item.range[0];
+        if (found.itemPad === undefined && item.type === 'map' && !item.flow) {
+          const dash = dashOffset(text, s);
+          if (dash >= 0 && text.lastIndexOf('\n', s) < dash) found.itemPad = s - dash;
+        }
+        walk(item);
+      }
+    }
+  };
+  walk(root);
   return {
     indent: found.indent ?? DEFAULT_STYLE.indent,
     seqIndent: found.seqIndent ?? DEFAULT_STYLE.seqIndent,
