@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { median } from './startup.mjs';
+import { workload } from './workload.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const self = fileURLToPath(import.meta.url);
@@ -76,56 +77,6 @@ if (process.argv[2] === '--child') {
 }
 
 // ---------------------------------------------------------------- parent
-
-const KINDS = [
-  ['apps/v1', 'Deployment'],
-  ['apps/v1', 'StatefulSet'],
-  ['apps/v1', 'DaemonSet'],
-  ['batch/v1', 'Job'],
-];
-
-/** A realistic workload: comments, labels, probes, env, resources; ports vary per workload. */
-function workload(i) {
-  const [apiVersion, kind] = KINDS[i % KINDS.length];
-  return `---
-# workload ${i}: owned by team-${i % 17}
-apiVersion: ${apiVersion}
-kind: ${kind}
-metadata:
-  name: svc-${i}
-  namespace: ns-${i % 50}
-  labels:
-    app: svc-${i}
-    team: team-${i % 17}
-spec:
-  selector:
-    matchLabels:
-      app: svc-${i}
-  template:
-    metadata:
-      labels:
-        app: svc-${i}
-      annotations:
-        prometheus.io/scrape: "true"
-    spec:
-      containers:
-      - name: app
-        image: "ghcr.io/example/svc-${i}:1.${i % 9}.0"
-        args: ["--port", "${8000 + (i % 100)}"]
-        ports:
-        - containerPort: ${8000 + (i % 100)}
-          name: http
-        readinessProbe:
-          httpGet:
-            path: /ready
-            port: ${9000 + (i % 10)}
-        env:
-        - name: MODE
-          value: production
-        resources:
-          requests: {cpu: 100m, memory: 64Mi}
-`;
-}
 
 function measure(mode, file, runs, heapMB = 4096) {
   const results = [];

@@ -1,17 +1,7 @@
 import type { PodSpec } from 'kubernetes-types/core/v1.js';
-import {
-  DEBUG_CONTAINER_NAME,
-  END_ENTITY_VOLUME,
-  IDENTITY_TOKEN_VOLUME,
-  NETWORK_VALIDATOR_CONTAINER_NAME,
-  PODINFO_VOLUME,
-  PROXY_CONTAINER_NAME,
-  PROXY_INIT_CONTAINER_NAME,
-  XTABLES_LOCK_VOLUME,
-  type SidecarParts,
-} from '../../../templates/proxy/index.js';
+import type { SidecarParts } from '../../../templates/proxy/index.js';
 import { CstReader, cstGet, cstMap, cstPlain, cstSeq, type CstMap, type CstNode, type CstSeq } from '../manifest/cst.js';
-import { itemsLines, pairLines, type BlockStyle } from '../manifest/emit.js';
+import { itemsText, pairText, type BlockStyle } from '../manifest/emit.js';
 import { arrange } from '../manifest/patch/arrange.js';
 import { TextLayout } from '../manifest/patch/layout.js';
 import type { Patch } from '../manifest/patch/patch.js';
@@ -19,6 +9,7 @@ import { YAML_OPTIONS } from '../manifest/stream.js';
 import { detectCstStyle } from '../manifest/style.js';
 import { LIST_KIND, NAMESPACE_KIND, SERVICE_KIND, workloadKind, type WorkloadKind } from './kinds.js';
 import type { PodTarget } from './podTarget.js';
+import { MESH_CONTAINERS, MESH_INIT_CONTAINERS, MESH_VOLUMES } from './uninject.js';
 
 /*
  * The fast path of inject for one document: read from the YAML library's CST (manifest/cst.ts)
@@ -34,16 +25,8 @@ import type { PodTarget } from './podTarget.js';
 
 let reader: CstReader | undefined;
 
-const MESH_NAMES = new Set([
-  PROXY_CONTAINER_NAME,
-  PROXY_INIT_CONTAINER_NAME,
-  NETWORK_VALIDATOR_CONTAINER_NAME,
-  DEBUG_CONTAINER_NAME,
-  END_ENTITY_VOLUME,
-  XTABLES_LOCK_VOLUME,
-  IDENTITY_TOKEN_VOLUME,
-  PODINFO_VOLUME,
-]);
+/** Whatever a previous injection may have added (uninject removes these). */
+const MESH_NAMES = new Set([...MESH_INIT_CONTAINERS, ...MESH_CONTAINERS, ...MESH_VOLUMES]);
 
 /** A scalar as DocEditor.getString reads it. */
 function str(node: CstNode | undefined): string | undefined {
@@ -214,9 +197,9 @@ export class CstPod implements PodTarget {
       if (!layout.firstOnLine(k) && !layout.isItemStart(k)) refuse();
       const at = layout.endOfLine(last.value.range[1]);
       const col = layout.column(k);
-      const lines: string[] = [];
-      for (const [key, value] of added) for (const line of pairLines(key, value, col, styleOf())) lines.push(line);
-      patches.push({ start: at, end: at, text: layout.insertion(at, lines), order: n++, col });
+      // Each text is whole lines joined with `\n`, the only line break this path reads.
+      const texts = added.map(([key, value]) => pairText(key, value, col, styleOf()));
+      patches.push({ start: at, end: at, text: layout.insertion(at, texts), order: n++, col });
     }
     for (const [seq, ins] of inserts) {
       const first = seq.items[0]?.range;
@@ -229,11 +212,11 @@ export class CstPod implements PodTarget {
       const col = layout.column(dash);
       if (ins.start.length > 0) {
         const at = layout.prependPoint(dash, col);
-        patches.push({ start: at, end: at, text: layout.insertion(at, itemsLines(ins.start, col, itemStyle)), order: n++, col });
+        patches.push({ start: at, end: at, text: layout.insertion(at, [itemsText(ins.start, col, itemStyle)]), order: n++, col });
       }
       if (ins.end.length > 0) {
         const at = layout.endOfLine(last[1]);
-        patches.push({ start: at, end: at, text: layout.insertion(at, itemsLines(ins.end, col, itemStyle)), order: n++, col: col + 0.5 });
+        patches.push({ start: at, end: at, text: layout.insertion(at, [itemsText(ins.end, col, itemStyle)]), order: n++, col: col + 0.5 });
       }
     }
     const arranged = arrange(patches);

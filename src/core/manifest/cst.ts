@@ -64,6 +64,9 @@ export class CstReader {
   private readonly tags: readonly ScalarTag[];
   private readonly options: object;
   private nodes = 0;
+  /** Plain scalars resolved so far (a pure function of the source): manifests repeat most of them. */
+  private readonly plainValues = new Map<string, string | number | boolean | null>();
+  private readonly plainKeys = new Map<string, string | number | boolean | null>();
 
   constructor(options: ParseOptions & DocumentOptions & SchemaOptions) {
     const doc = new Document(null, options);
@@ -148,8 +151,18 @@ export class CstReader {
     return { type: 'scalar', range: [r.range[0], r.range[1], r.range[2]], value };
   }
 
-  /** A plain scalar's value: the first default tag of the schema whose test matches, as the composer picks it. */
   private plain(source: string, atKey: boolean): string | number | boolean | null {
+    const memo = atKey ? this.plainKeys : this.plainValues;
+    const known = memo.get(source);
+    if (known !== undefined) return known;
+    const value = this.resolvePlain(source, atKey);
+    if (memo.size >= 10_000) memo.clear();
+    memo.set(source, value);
+    return value;
+  }
+
+  /** A plain scalar's value: the first default tag of the schema whose test matches, as the composer picks it. */
+  private resolvePlain(source: string, atKey: boolean): string | number | boolean | null {
     const tag = this.tags.find((t) => (t.default === true || (atKey && t.default === 'key')) && t.test?.test(source) === true);
     if (!tag) return source;
     const resolved = tag.resolve(source, fail, this.options);

@@ -139,6 +139,36 @@ export function itemsLines(items: readonly unknown[], col: number, style: BlockS
   return seqLines(items as Plain[], col, style);
 }
 
+/** The text of frozen items (their lines joined with `\n`), by item and layout, like FROZEN_LINES. */
+const FROZEN_TEXT = new WeakMap<object, Map<string, string>>();
+
+/** itemsLines joined with `\n`; the text of a frozen item is joined once. */
+export function itemsText(items: readonly unknown[], col: number, style: BlockStyle): string {
+  const texts: string[] = [];
+  for (const item of items as Plain[]) {
+    if (typeof item !== 'object' || item === null || !Object.isFrozen(item)) {
+      texts.push(seqLines([item], col, style).join('\n'));
+      continue;
+    }
+    let byLayout = FROZEN_TEXT.get(item);
+    if (!byLayout) FROZEN_TEXT.set(item, (byLayout = new Map<string, string>()));
+    const key = `${col} ${style.indent} ${style.seqIndent} ${style.itemPad}`;
+    let text = byLayout.get(key);
+    if (text === undefined) {
+      text = seqLines([item], col, style).join('\n');
+      byLayout.set(key, text);
+    }
+    texts.push(text);
+  }
+  return texts.join('\n');
+}
+
+/** pairLines joined with `\n`; a non-empty sequence value goes through itemsText. */
+export function pairText(key: string, value: unknown, col: number, style: BlockStyle): string {
+  if (!Array.isArray(value) || value.length === 0) return pairLines(key, value, col, style).join('\n');
+  return `${pad(col)}${renderKey(key)}:\n${itemsText(value, col + style.seqIndent, style)}`;
+}
+
 const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**

@@ -8,6 +8,7 @@ import { parseYamlStream } from '../../../src/core/manifest/stream.js';
 import { segmentsOf } from '../../../src/core/manifest/segments.js';
 import { SETTINGS, manifest, settings } from './generators.js';
 import { ROOT } from './support.js';
+import { workload } from '../../../bench/workload.mjs';
 
 /*
  * inject's fast path (a document read from the CST and patched as text) against the Document
@@ -38,41 +39,6 @@ async function compare(text: string, s: InjectSettings): Promise<number> {
   }
   return taken;
 }
-
-const BENCH_LIKE = (i: number) => `---
-# workload ${i}
-apiVersion: apps/v1
-kind: ${['Deployment', 'StatefulSet', 'DaemonSet', 'Job'][i % 4]}
-metadata:
-  name: svc-${i}
-  namespace: ns-${i % 3}
-  labels:
-    app: svc-${i}
-spec:
-  selector:
-    matchLabels:
-      app: svc-${i}
-  template:
-    metadata:
-      labels:
-        app: svc-${i}
-      annotations:
-        prometheus.io/scrape: "true"
-    spec:
-      containers:
-      - name: app
-        image: "ghcr.io/example/svc-${i}:1.0"
-        args: ["--port", "${8000 + i}"]
-        ports:
-        - containerPort: ${8000 + i}
-          name: http
-        readinessProbe:
-          httpGet:
-            path: /ready
-            port: ${9000 + i}
-        resources:
-          requests: {cpu: 100m, memory: 64Mi}
-`;
 
 /** Hand-written layouts the generator does not produce; each is read by the fast path. */
 const LAYOUTS: Record<string, string> = {
@@ -211,7 +177,7 @@ const FALLBACKS: Record<string, string> = {
 
 describe('inject fast path', () => {
   it('gives the Document path’s bytes, reports and notes for the bench’s workloads, and takes every one of them', async () => {
-    const text = Array.from({ length: 12 }, (_, i) => BENCH_LIKE(i)).join('');
+    const text = Array.from({ length: 12 }, (_, i) => workload(i)).join('');
     for (const s of SETTINGS) expect(await compare(text, s)).toBe(12);
   });
 
