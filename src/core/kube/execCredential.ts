@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { firstLine } from '../errors.js';
 import { EXEC_OUTPUT_LIMIT, overLimitMessage } from '../input/limits.js';
 import { KubeError } from './kubeError.js';
+import { onInterrupt } from '../onInterrupt.js';
 
 /*
  * Kubeconfig `user.exec` credential plugins (client-go's protocol: run the command, read an
@@ -54,35 +55,14 @@ export interface ExecPluginOptions {
   stdinIsTTY?: boolean;
 }
 
-/** Running plugins, and whether each leads its own process group. */
-const running = new Map<ChildProcess, boolean>();
-const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-
-function kill(child: ChildProcess): void {
+/** Kills a plugin: its whole process group when it leads one. */
+function kill(child: ChildProcess, group: boolean): void {
   if (child.pid === undefined) return;
   try {
-    process.kill(running.get(child) === false ? child.pid : -child.pid, 'SIGKILL');
+    process.kill(group ? -child.pid : child.pid, 'SIGKILL');
   } catch {
     // already gone
   }
-}
-
-/** Kills every running plugin, then lets the signal do what it would have done. */
-function onSignal(signal: NodeJS.Signals): void {
-  for (const child of running.keys()) kill(child);
-  running.clear();
-  for (const s of SIGNALS) process.removeListener(s, onSignal);
-  process.kill(process.pid, signal);
-}
-
-function track(child: ChildProcess, group: boolean): void {
-  if (running.size === 0) for (const s of SIGNALS) process.on(s, onSignal);
-  running.set(child, group);
-}
-
-function untrack(child: ChildProcess): void {
-  running.delete(child);
-  if (running.size === 0) for (const s of SIGNALS) process.removeListener(s, onSignal);
 }
 
 function formatSeconds(ms: number): string {
@@ -108,14 +88,15 @@ async function runPlugin(raw: unknown, o: ExecPluginOptions): Promise<ExecCreden
     spec: { interactive },
   });
   const child = spawn(exec.command, exec.args ?? [], { env, detached: !interactive, stdio: [interactive ? 'inherit' : 'ignore', 'pipe', 'inherit'] });
-  track(child, !interactive);
+  // Killed too if we are interrupted (the signal then ends us as it would have).
+  const untrack = onInterrupt(() => kill(child, !interactive));
   const stdout = await new Promise<string>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let failure: KubeError | undefined;
     const stop = (err: KubeError) => {
       failure ??= err;
-      kill(child);
+      kill(child, !interactive);
     };
     const timer = setTimeout(
       () => stop(configError(`exec: executable ${exec.command} did not finish within ${formatSeconds(timeoutMs)}; it was stopped`)),
@@ -131,7 +112,7 @@ async function runPlugin(raw: unknown, o: ExecPluginOptions): Promise<ExecCreden
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      untrack(child);
+      untrack();
       if (failure) reject(failure);
       else if (code !== 0)
         reject(configError(`exec: executable ${exec.command} failed with ${code === null ? `signal ${signal ?? ''}` : `exit code ${code}`}`));
