@@ -8,6 +8,8 @@ export interface ServingCertificates {
   caPem: string;
   certPem: string;
   keyPem: string;
+  /** A client certificate (CN=`commonName`, clientAuth) signed by the same CA, and its key. */
+  issueClient(commonName: string): Promise<{ certPem: string; keyPem: string }>;
 }
 
 /**
@@ -117,5 +119,34 @@ export async function createServingCertificates(dnsNames: string[] = []): Promis
     ],
   });
   const pkcs8 = await webcrypto.subtle.exportKey('pkcs8', keys.privateKey);
-  return { caPem: ca.cert.toString('pem') + '\n', certPem: cert.toString('pem') + '\n', keyPem: pem('PRIVATE KEY', pkcs8) };
+  return {
+    caPem: ca.cert.toString('pem') + '\n',
+    certPem: cert.toString('pem') + '\n',
+    keyPem: pem('PRIVATE KEY', pkcs8),
+    issueClient: (commonName) => issueClient(ca, commonName),
+  };
+}
+
+async function issueClient(ca: Ca, commonName: string): Promise<{ certPem: string; keyPem: string }> {
+  const lib = await x509();
+  const keys = await webcrypto.subtle.generateKey(EC, true, ['sign', 'verify']);
+  const now = Date.now();
+  const cert = await lib.X509CertificateGenerator.create({
+    serialNumber: serial(),
+    subject: `CN=${commonName}`,
+    issuer: ca.cert.subject,
+    notBefore: new Date(now - 60 * 60 * 1000),
+    notAfter: new Date(now + 24 * 60 * 60 * 1000),
+    publicKey: keys.publicKey,
+    signingKey: ca.keys.privateKey,
+    signingAlgorithm: EC,
+    extensions: [
+      new lib.BasicConstraintsExtension(false, undefined, true),
+      new lib.KeyUsagesExtension(lib.KeyUsageFlags.digitalSignature, true),
+      new lib.ExtendedKeyUsageExtension([lib.ExtendedKeyUsage.clientAuth]),
+      await lib.AuthorityKeyIdentifierExtension.create(ca.keys.publicKey),
+    ],
+  });
+  const pkcs8 = await webcrypto.subtle.exportKey('pkcs8', keys.privateKey);
+  return { certPem: cert.toString('pem') + '\n', keyPem: pem('PRIVATE KEY', pkcs8) };
 }

@@ -135,24 +135,51 @@ async function runPlugin(raw: unknown, o: ExecPluginOptions): Promise<ExecCreden
   return status;
 }
 
+/** One kubeconfig user's `exec` entry: its current credential, run again when needed. */
+export interface ExecCredentialSource {
+  /** The cached credential until it is past its expirationTimestamp, else a new one. */
+  get(): Promise<ExecCredential>;
+  /** The server refused `used` (401): the next get() runs the plugin again, as client-go does. */
+  rejected(used: ExecCredential): void;
+}
+
 /**
- * A credential source for one kubeconfig user's `exec` entry: each call returns the cached
- * credential until it expires, running the plugin (once, however many requests wait) when needed.
+ * A credential source for one kubeconfig user's `exec` entry: each get() returns the cached
+ * credential (token or client certificate) until it expires or is refused, running the plugin
+ * (once, however many requests wait) when needed.
  */
-export function execCredentialSource(exec: unknown, o: ExecPluginOptions): () => Promise<ExecCredential> {
+export function execCredentialSource(exec: unknown, o: ExecPluginOptions): ExecCredentialSource {
   let current: Promise<ExecCredential> | undefined;
-  return () => {
-    const fresh = async (): Promise<ExecCredential> => runPlugin(exec, o);
-    if (current === undefined) {
-      current = fresh();
-      current.catch(() => (current = undefined));
-      return current;
-    }
-    return current.then((c) => {
+  /** What `current` gave, once it has. */
+  let latest: ExecCredential | undefined;
+  const fresh = (): Promise<ExecCredential> => {
+    const run = runPlugin(exec, o);
+    current = run;
+    latest = undefined;
+    run.then(
+      (c) => {
+        if (current === run) latest = c;
+      },
+      () => {
+        if (current === run) current = undefined;
+      },
+    );
+    return run;
+  };
+  return {
+    get: async () => {
+      const pending = current ?? fresh();
+      const c = await pending;
       const expires = c.expirationTimestamp ? Date.parse(c.expirationTimestamp) : NaN;
       if (Number.isNaN(expires) || expires > Date.now()) return c;
-      current = fresh();
-      return current;
-    });
+      // Expired: the first request to find it so runs the plugin, the others wait for that run.
+      return current === pending ? fresh() : (current ?? fresh());
+    },
+    rejected: (used) => {
+      if (latest !== undefined && latest === used) {
+        current = undefined;
+        latest = undefined;
+      }
+    },
   };
 }
