@@ -7,11 +7,12 @@
  * their default effect.
  */
 
-const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+/** The signals that mean "stop" to a command line tool. */
+export const INTERRUPT_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 const cleanups = new Set<() => void>();
 
 function listen(on: boolean): void {
-  for (const s of SIGNALS) {
+  for (const s of INTERRUPT_SIGNALS) {
     if (on) process.on(s, onSignal);
     else process.removeListener(s, onSignal);
   }
