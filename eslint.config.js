@@ -1,5 +1,6 @@
-// Lint: typescript-eslint's recommended and strict rule sets, type-aware (each file is checked with
-// the types of the tsconfig that owns it). `npm run lint`; `npm test` runs it too.
+// Lint: typescript-eslint's recommended and strict rule sets, type-aware: every file is checked with
+// the types of one program over sources and tests (tsconfig.eslint.json), built once rather than
+// once per tsconfig. `npm run lint`; `npm test` runs it too.
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import globals from 'globals';
@@ -12,7 +13,7 @@ export default defineConfig(
   {
     languageOptions: {
       globals: globals.node,
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { project: './tsconfig.eslint.json', tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       // Numbers print unambiguously in messages; booleans, nullish values and objects stay reported.

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { isUserError } from '../core/errors.js';
 import { addGlobalFlags, resolveGlobals } from './globals.js';
+import { rejectExcessArguments, useCobraErrors } from './help/cobraErrors.js';
 import { useCobraHelp } from './help/cobraHelp.js';
 import { terminalText } from './output/sanitize.js';
 
@@ -58,7 +59,8 @@ export function buildProgram(): Command {
   const program = new Command('linkerd')
     .description('linkerd manages the Linkerd service mesh.')
     .showSuggestionAfterError(true)
-    .configureOutput({ outputError: (str, write) => write(str.replace(/^error: /, 'Error: ')) })
+    // cobra's argument rule, checked in preAction below (rejectExcessArguments).
+    .allowExcessArguments(true)
     .exitOverride();
   useCobraHelp(program);
   addGlobalFlags(program);
@@ -69,7 +71,8 @@ export function buildProgram(): Command {
   // An action on the root turns commander's implicit `help [command]` off; cobra has it.
   program.helpCommand(true);
   // Like the real CLI's PersistentPreRunE: the namespace is validated before any command runs.
-  program.hook('preAction', () => {
+  program.hook('preAction', (_root, action) => {
+    rejectExcessArguments(action);
     resolveGlobals(program);
   });
   return program;
@@ -106,6 +109,7 @@ export async function main(argv: string[]): Promise<void> {
   const entry = COMMANDS.find((c) => c.name === wanted || c.aliases?.includes(wanted ?? ''));
   const toLoad = entry ? [entry] : COMMANDS;
   for (const c of toLoad) (await c.load()).register(program);
+  useCobraErrors(program);
 
   if (wanted && !entry && !['help'].includes(wanted)) {
     const { runPlugin } = await import('./plugin.js');

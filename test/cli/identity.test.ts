@@ -92,6 +92,14 @@ describe('linkerd identity (CLI)', () => {
     const forced = await runCli(['identity', 'rotate', 'issuer', '--generate', '--trust-anchor-key', key, '--force=true', ...kube()]);
     expect(forced.code).toBe(0);
     expect((yaml.loadAll(forced.stdout) as Array<{ metadata: { name: string } }>).map((d) => d.metadata.name)).toContain('linkerd-identity-issuer');
+    // Applied anyway, pods now reject the issuer: status says so and exits 1, for scripts to stop on.
+    const before = await runCli(['identity', 'rotate', 'status', ...kube()]);
+    expect(before.code).toBe(0);
+    server.put(...(yaml.loadAll(forced.stdout) as object[]));
+    const untrusted = await runCli(['identity', 'rotate', 'status', ...kube()]);
+    expect(untrusted.code).toBe(1);
+    expect(untrusted.stdout).toMatch(/^Stage: issuer-untrusted\n/);
+    expect(untrusted.stderr).toBe('');
     expect((await runCli(['identity', 'rotate', 'issuer', '--trust-anchor-key', key, ...kube()])).stderr).toBe(
       'Error: --trust-anchor-key is only used with --generate\n',
     );

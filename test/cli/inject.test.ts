@@ -1,7 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT, runCli } from '../support/cli.js';
+import { LINKERD_BIN, REPO_ROOT, runCli } from '../support/cli.js';
 
 /* The built CLI (`npm run build`), run as a user runs it: no TTY, so no colour. */
 
@@ -23,6 +24,24 @@ describe('linkerd inject (CLI)', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('config.linkerd.io/proxy-enable-native-sidecar: "false"');
     expect(r.stdout).toContain('/usr/lib/linkerd/linkerd-await');
+  });
+
+  it('--manual reads a pipe given as a path (/dev/stdin) in both its passes', async () => {
+    // `cat FILE | linkerd inject --manual /dev/stdin`: a pipe read twice was empty the second time.
+    const viaPipe = spawnSync(
+      'sh',
+      ['-c', 'cat "$1" | "$2" inject --manual --ignore-cluster "$3" "$4" /dev/stdin', 'sh', M('list.yaml'), LINKERD_BIN, ...ANCHORS],
+      {
+        cwd: REPO_ROOT,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, CI: 'true' },
+        encoding: 'utf8',
+      },
+    );
+    const fromFile = await runCli(['inject', '--manual', '--ignore-cluster', ...ANCHORS, M('list.yaml')]);
+    expect(viaPipe.status).toBe(0);
+    expect(viaPipe.stderr).toBe(fromFile.stderr.replaceAll(M('list.yaml'), '/dev/stdin'));
+    expect(viaPipe.stdout).toContain('name: linkerd-proxy');
+    expect(viaPipe.stdout).toBe(fromFile.stdout);
   });
 
   it('injects without a cluster when there is no kubeconfig, and says so', async () => {

@@ -65,10 +65,25 @@ describe('linkerd (root command)', () => {
 });
 
 describe('flag errors', () => {
-  it('reports an unknown flag as one Error line with exit 1 and nothing on stdout', async () => {
-    const r = await runCli(['install', '--bogus']);
+  // pflag's and cobra's words, one Error line, then where the usage is; exit 1, nothing on stdout.
+  it.each([
+    [['install', '--bogus'], 'unknown flag: --bogus', 'linkerd install'],
+    [['install', '--bogus=1'], 'unknown flag: --bogus', 'linkerd install'],
+    [['version', '--client', '-x'], "unknown shorthand flag: 'x' in -x", 'linkerd version'],
+    [['check', '--output'], 'flag needs an argument: --output', 'linkerd check'],
+    [['version', 'extra'], 'unknown command "extra" for "linkerd version"', 'linkerd version'],
+    [['identity', 'rotate', 'status', 'extra'], 'unknown command "extra" for "linkerd identity rotate status"', 'linkerd identity rotate status'],
+    [['identity', 'rotate', 'bogus'], 'unknown command "bogus" for "linkerd identity rotate"', 'linkerd identity rotate'],
+    [['completion', 'bash', 'zsh'], 'accepts at most 1 arg(s), received 2', 'linkerd completion'],
+  ])('reports %j as cobra does: %s', async (args, message, path) => {
+    const r = await runCli(args);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe("Error: unknown option '--bogus'\n");
+    expect(r.stderr).toBe(`Error: ${message}\nRun '${path} --help' for usage.\n`);
+  });
+
+  it('keeps the suggestion for a mistyped flag', async () => {
+    const r = await runCli(['inject', '--manul', 'x.yaml']);
+    expect(r.stderr).toBe("Error: unknown flag: --manul\n(Did you mean --manual?)\nRun 'linkerd inject --help' for usage.\n");
   });
 });

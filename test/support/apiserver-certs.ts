@@ -8,6 +8,8 @@ export interface ServingCertificates {
   caPem: string;
   certPem: string;
   keyPem: string;
+  /** A client certificate (CN=`commonName`, clientAuth) signed by the same CA, and its key. */
+  issueClient(commonName: string): Promise<{ certPem: string; keyPem: string }>;
 }
 
 /**
@@ -89,15 +91,17 @@ export async function createUnrelatedCaPem(): Promise<string> {
   return (await createCa('unrelated-ca')).cert.toString('pem') + '\n';
 }
 
-/** A fresh CA and a serving certificate (SANs: IP 127.0.0.1, DNS localhost and `dnsNames`) signed by it. */
-export async function createServingCertificates(dnsNames: string[] = []): Promise<ServingCertificates> {
+type X509Lib = Awaited<ReturnType<typeof x509>>;
+type Extension = InstanceType<X509Lib['Extension']>;
+
+/** A leaf certificate for `subject` signed by `ca` (valid from an hour ago for a day), and its key. */
+async function issueLeaf(ca: Ca, subject: string, extensions: (lib: X509Lib) => Extension[]): Promise<{ certPem: string; keyPem: string }> {
   const lib = await x509();
-  const ca = await createCa('linkerd-ts-test-apiserver-ca');
   const keys = await webcrypto.subtle.generateKey(EC, true, ['sign', 'verify']);
   const now = Date.now();
   const cert = await lib.X509CertificateGenerator.create({
     serialNumber: serial(),
-    subject: 'CN=kube-apiserver',
+    subject,
     issuer: ca.cert.subject,
     notBefore: new Date(now - 60 * 60 * 1000),
     notAfter: new Date(now + 24 * 60 * 60 * 1000),
@@ -106,16 +110,33 @@ export async function createServingCertificates(dnsNames: string[] = []): Promis
     signingAlgorithm: EC,
     extensions: [
       new lib.BasicConstraintsExtension(false, undefined, true),
-      new lib.KeyUsagesExtension(lib.KeyUsageFlags.digitalSignature | lib.KeyUsageFlags.keyEncipherment, true),
-      new lib.ExtendedKeyUsageExtension([lib.ExtendedKeyUsage.serverAuth]),
-      new lib.SubjectAlternativeNameExtension([
-        { type: 'ip', value: '127.0.0.1' },
-        { type: 'dns', value: 'localhost' },
-        ...dnsNames.map((value) => ({ type: 'dns' as const, value })),
-      ]),
+      ...extensions(lib),
       await lib.AuthorityKeyIdentifierExtension.create(ca.keys.publicKey),
     ],
   });
   const pkcs8 = await webcrypto.subtle.exportKey('pkcs8', keys.privateKey);
-  return { caPem: ca.cert.toString('pem') + '\n', certPem: cert.toString('pem') + '\n', keyPem: pem('PRIVATE KEY', pkcs8) };
+  return { certPem: cert.toString('pem') + '\n', keyPem: pem('PRIVATE KEY', pkcs8) };
+}
+
+/** A fresh CA and a serving certificate (SANs: IP 127.0.0.1, DNS localhost and `dnsNames`) signed by it. */
+export async function createServingCertificates(dnsNames: string[] = []): Promise<ServingCertificates> {
+  const ca = await createCa('linkerd-ts-test-apiserver-ca');
+  const serving = await issueLeaf(ca, 'CN=kube-apiserver', (lib) => [
+    new lib.KeyUsagesExtension(lib.KeyUsageFlags.digitalSignature | lib.KeyUsageFlags.keyEncipherment, true),
+    new lib.ExtendedKeyUsageExtension([lib.ExtendedKeyUsage.serverAuth]),
+    new lib.SubjectAlternativeNameExtension([
+      { type: 'ip', value: '127.0.0.1' },
+      { type: 'dns', value: 'localhost' },
+      ...dnsNames.map((value) => ({ type: 'dns' as const, value })),
+    ]),
+  ]);
+  return {
+    caPem: ca.cert.toString('pem') + '\n',
+    ...serving,
+    issueClient: (commonName) =>
+      issueLeaf(ca, `CN=${commonName}`, (lib) => [
+        new lib.KeyUsagesExtension(lib.KeyUsageFlags.digitalSignature, true),
+        new lib.ExtendedKeyUsageExtension([lib.ExtendedKeyUsage.clientAuth]),
+      ]),
+  };
 }

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
+import { TLSSocket } from 'node:tls';
 import os from 'node:os';
 import path from 'node:path';
 import yaml from 'js-yaml';
@@ -50,6 +51,8 @@ export interface RecordedRequest {
   impersonateUser?: string;
   impersonateGroups: string[];
   accept?: string;
+  /** The CN of the client certificate the connection presented, if it presented a valid one. */
+  clientCert?: string;
 }
 
 /**
@@ -74,6 +77,11 @@ export interface ApiServerOptions {
   token?: string;
   /** The user the token authenticates as. */
   user?: string;
+  /**
+   * Also authenticate by client certificate: a connection presenting one signed by the server's CA
+   * (see `issueClientCertificate`) needs no token.
+   */
+  clientCertificates?: boolean;
   /** Answer kubectl's Table requests with Tables (default) or with plain JSON. */
   tables?: boolean;
   /** The server's clock (ages, creation timestamps, `${now}` placeholders). */
@@ -87,6 +95,8 @@ export interface ApiServer {
   port: number;
   caPem: string;
   token: string;
+  /** A client certificate the server accepts (with `clientCertificates`), for user `commonName`. */
+  issueClientCertificate(commonName: string): Promise<{ certPem: string; keyPem: string }>;
   /** A kubeconfig (context `test`) for this server, in a temp dir removed by `stop`. */
   kubeconfigPath: string;
   /** The temp dir holding the kubeconfig; handy for a kubectl `--cache-dir`. */
@@ -561,6 +571,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       impersonateUser,
       impersonateGroups: rawGroups === undefined ? [] : Array.isArray(rawGroups) ? rawGroups : rawGroups.split(',').map((s) => s.trim()),
       accept: header('Accept') as string | undefined,
+      clientCert: clientCertOf(req),
     };
     requests.push(rec);
     total++;
@@ -582,7 +593,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       return;
     }
 
-    if (header('Authorization') !== `Bearer ${token}`) {
+    if (header('Authorization') !== `Bearer ${token}` && rec.clientCert === undefined) {
       send(res, 401, statusBody(401, 'Unauthorized', 'Unauthorized'));
       return;
     }
@@ -611,7 +622,14 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   });
 
   const certs = await createServingCertificates();
-  const server = https.createServer({ key: certs.keyPem, cert: certs.certPem }, (req, res) => {
+  const clientAuth = opts.clientCertificates ? { requestCert: true, rejectUnauthorized: false, ca: certs.caPem } : {};
+  /** The CN of a valid client certificate on the request's connection. */
+  const clientCertOf = (req: IncomingMessage): string | undefined => {
+    const socket = req.socket;
+    if (!opts.clientCertificates || !(socket instanceof TLSSocket) || !socket.authorized) return undefined;
+    return /^CN=(.*)$/m.exec(socket.getPeerX509Certificate()?.subject ?? '')?.[1];
+  };
+  const server = https.createServer({ key: certs.keyPem, cert: certs.certPem, ...clientAuth }, (req, res) => {
     handle(req, res).catch((e: unknown) => {
       if (!res.headersSent) send(res, 500, statusBody(500, 'InternalError', String(e)));
     });
@@ -640,6 +658,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     port,
     caPem: certs.caPem,
     token,
+    issueClientCertificate: (commonName) => certs.issueClient(commonName),
     kubeconfigPath,
     dir,
     requests,

@@ -30,6 +30,9 @@ export function registerRotate(program: Command, identity: Command): void {
       const state = await readRotationState(globals, globals.linkerdNamespace);
       const { rotationJson, rotationText } = await import('../output/identity-rotation.js');
       process.stdout.write(opts.output === 'json' ? rotationJson(state) : rotationText(state));
+      // A half-applied step, or an issuer meshed pods reject, is a problem; any other stage is a
+      // rotation at rest or on its way.
+      if (state.stage === 'inconsistent' || state.stage === 'issuer-untrusted') process.exitCode = 1;
     });
 
   const add = rotate

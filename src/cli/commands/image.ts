@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import * as z from 'zod';
 import { UserError } from '../../core/errors.js';
+import { INTERRUPT_SIGNALS as INTERRUPTS } from '../../core/onInterrupt.js';
 import { collect } from '../flags/collect.js';
 import { printImageResult } from '../output/image.js';
 import { spinnerFor } from '../output/terminal.js';
@@ -61,10 +62,13 @@ export function register(program: Command): Command {
       const opts = parse(buildFlags, raw);
       const env = process.env;
       const spinner = await spinnerFor(process.stderr);
-      // Ctrl-C stops the build between entries; core then removes its temporary files.
+      // Ctrl-C (or SIGTERM, SIGHUP) stops the build between entries; core then removes its temporary
+      // files and exits with the signal's shell code.
       const interrupt = new AbortController();
-      const onSignal = () => interrupt.abort();
-      process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
+      const onSignal = (signal: NodeJS.Signals) => {
+        interrupt.abort(signal);
+      };
+      for (const s of INTERRUPTS) process.once(s, onSignal);
       const { buildImage } = await import('../../core/image/build.js');
       spinner.start('building');
       const result = await buildImage({
@@ -92,7 +96,7 @@ export function register(program: Command): Command {
         signal: interrupt.signal,
       }).finally(() => {
         spinner.stop();
-        process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
+        for (const s of INTERRUPTS) process.off(s, onSignal);
       });
       printImageResult(result);
     });

@@ -1,14 +1,12 @@
-import { closeSync, constants, openSync, readSync } from 'node:fs';
+import { constants } from 'node:fs';
 import { UserError } from '../errors.js';
+import { readFileBounded, readStreamBounded } from '../input/boundedRead.js';
+import { PEM_LIMIT } from '../input/limits.js';
 
-/** Certificates, keys and bundles are a few KiB; anything past this is not one. */
-export const MAX_PEM_BYTES = 1024 * 1024;
-
-const ERRNO_TEXT: Record<string, string> = {
-  ENOENT: 'no such file or directory',
-  EACCES: 'permission denied',
-  EISDIR: 'is a directory',
-};
+/*
+ * Certificates, keys and bundles for the identity commands: read through the one bounded reader
+ * (PEM_LIMIT), then decoded as strict UTF-8.
+ */
 
 function decode(name: string, bytes: Buffer): string {
   try {
@@ -18,47 +16,15 @@ function decode(name: string, bytes: Buffer): string {
   }
 }
 
-/** Reads a text file of at most `limit` bytes; a larger file is refused, not truncated. */
-export function readBoundedFile(path: string, limit = MAX_PEM_BYTES): string {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code ?? '';
-    throw new UserError(`open ${path}: ${ERRNO_TEXT[code] ?? (e as Error).message}`, { cause: e });
-  }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  try {
-    for (;;) {
-      const chunk = Buffer.alloc(64 * 1024);
-      let n: number;
-      try {
-        n = readSync(fd, chunk, 0, chunk.length, null);
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code ?? '';
-        throw new UserError(`read ${path}: ${ERRNO_TEXT[code] ?? (e as Error).message}`, { cause: e });
-      }
-      if (n === 0) break;
-      total += n;
-      if (total > limit) throw new UserError(`${path}: larger than ${limit} bytes, not a certificate or key file`);
-      chunks.push(chunk.subarray(0, n));
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return decode(path, Buffer.concat(chunks));
+/**
+ * Reads a certificate or key file; a larger one is refused, not truncated. Opened non-blocking, so
+ * a FIFO nobody writes to reads as empty instead of hanging; a slow writer is waited for.
+ */
+export function readBoundedFile(path: string): string {
+  return decode(path, readFileBounded(path, PEM_LIMIT, path, constants.O_RDONLY | constants.O_NONBLOCK));
 }
 
-/** Reads standard input, refusing more than `limit` bytes. */
-export async function readBoundedStdin(limit = MAX_PEM_BYTES, stdin: NodeJS.ReadableStream = process.stdin): Promise<string> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const c of stdin) {
-    const chunk = typeof c === 'string' ? Buffer.from(c) : c;
-    total += chunk.length;
-    if (total > limit) throw new UserError(`<stdin>: larger than ${limit} bytes, not a certificate bundle`);
-    chunks.push(chunk);
-  }
-  return decode('<stdin>', Buffer.concat(chunks));
+/** Reads standard input, refused past PEM_LIMIT. */
+export async function readBoundedStdin(stdin: NodeJS.ReadableStream = process.stdin): Promise<string> {
+  return decode('<stdin>', await readStreamBounded(stdin, PEM_LIMIT, '<stdin>'));
 }

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { UserError } from '../errors.js';
 import { errnoText } from '../files/errnoText.js';
 import { type InputLimit, overLimitMessage } from './limits.js';
@@ -41,34 +41,60 @@ class Collector {
   }
 }
 
+/** Longest pause between two reads of a non-blocking descriptor that had nothing to give. */
+const MAX_PAUSE_MS = 50;
+/** Made on first use: the start-up snapshot is built where SharedArrayBuffer does not exist. */
+let pauseCell: Int32Array | undefined;
+
+/** Sleeps this thread (the read is synchronous, so there is nothing else to do meanwhile). */
+function pause(ms: number): void {
+  pauseCell ??= new Int32Array(new SharedArrayBuffer(4));
+  Atomics.wait(pauseCell, 0, 0, ms);
+}
+
+/**
+ * All bytes of the open descriptor `fd` (opened from `path`), refused past `limit`. A descriptor
+ * in non-blocking mode (a pipe or terminal a parent left so, or one opened with O_NONBLOCK) answers
+ * EAGAIN while its writer is silent: the read then sleeps, 1 ms at first and up to 50 ms, instead
+ * of asking again at once (which would burn a core for as long as the writer takes).
+ */
+function readFdBounded(fd: number, path: string, limit: InputLimit, input: string = path): Buffer {
+  const info = fstatSync(fd);
+  if (info.isDirectory()) throw new UserError(`read ${path}: is a directory`);
+  if (info.isFile() && info.size > limit.bytes) throw over(input, limit);
+  const out = new Collector(input, limit);
+  let idleMs = 0;
+  for (;;) {
+    const buf = Buffer.allocUnsafe(CHUNK);
+    let n: number;
+    try {
+      n = readSync(fd, buf, 0, CHUNK, null);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw fileError('read', path, e);
+      idleMs = Math.min(Math.max(1, idleMs * 2), MAX_PAUSE_MS);
+      pause(idleMs);
+      continue;
+    }
+    if (n === 0) return out.bytes();
+    idleMs = 0;
+    out.add(buf.subarray(0, n));
+  }
+}
+
 /**
  * All bytes of the file at `path`, refused past `limit`. A directory is `read PATH: is a
- * directory`; `input` names the file in the limit message (defaults to the path).
+ * directory`; `input` names the file in the limit message (defaults to the path). `flags` are
+ * open(2)'s (read-only by default).
  */
-export function readFileBounded(path: string, limit: InputLimit, input: string = path): Buffer {
+export function readFileBounded(path: string, limit: InputLimit, input: string = path, flags: number = constants.O_RDONLY): Buffer {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = openSync(path, flags);
   } catch (e) {
     throw fileError('open', path, e);
   }
   try {
-    const info = fstatSync(fd);
-    if (info.isDirectory()) throw new UserError(`read ${path}: is a directory`);
-    if (info.isFile() && info.size > limit.bytes) throw over(input, limit);
-    const out = new Collector(input, limit);
-    for (;;) {
-      const buf = Buffer.allocUnsafe(CHUNK);
-      let n: number;
-      try {
-        n = readSync(fd, buf, 0, CHUNK, null);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'EAGAIN') continue;
-        throw fileError('read', path, e);
-      }
-      if (n === 0) return out.bytes();
-      out.add(buf.subarray(0, n));
-    }
+    return readFdBounded(fd, path, limit, input);
   } finally {
     closeSync(fd);
   }

@@ -10,15 +10,30 @@ import { KubeError } from './kubeError.js';
 
 export type Headers = Record<string, string | string[]>;
 
-/** Who we are to the API server: request headers, a client certificate, and (for proxies) an agent. */
-export interface Credentials {
+/** A client certificate and its key, for TLS connections. */
+export interface ClientTls {
   cert?: string | Buffer;
   key?: string | Buffer;
-  /** Auth headers for the next request (exec plugins and auth providers may mint new tokens). */
-  headers(): Promise<Headers>;
+}
+
+/** What one request is sent with. */
+export interface RequestAuth {
+  headers: Headers;
+  /** The client certificate for the connection (a new one may need a new connection). */
+  tls: ClientTls;
+  /** The server answered 401 to this request: a plugin's credential is not used again (client-go). */
+  rejected(): void;
+}
+
+/** Who we are to the API server: per-request auth, and (for proxies) an agent. */
+export interface Credentials {
+  /** Auth for the next request (exec plugins and auth providers may mint new tokens and certificates). */
+  auth(): Promise<RequestAuth>;
   /** An agent client-node built for a `proxy-url` cluster; otherwise the transport makes its own. */
   proxyAgent?: http.Agent;
 }
+
+const ignore = (): void => undefined;
 
 function read(file: string | undefined, data: string | undefined, what: string, owner: string): Buffer | undefined {
   if (file) {
@@ -52,16 +67,21 @@ export async function resolveCredentials(resolved: ResolvedKubeConfig, timeoutMs
   const { cluster, context, contextName } = resolved;
   if (resolved.user.exec) {
     // Our runner, not client-node's: see execCredential.ts (deadline, process group, bounded output).
-    const credential = execCredentialSource(resolved.user.exec, { timeoutMs });
-    const first = await credential();
+    const source = execCredentialSource(resolved.user.exec, { timeoutMs });
+    await source.get();
     const rest = await resolveCredentials({ ...resolved, user: { ...resolved.user, exec: undefined } }, timeoutMs);
     return {
       ...rest,
-      cert: first.clientCertificateData ?? rest.cert,
-      key: first.clientKeyData ?? rest.key,
-      headers: async () => {
-        const token = (await credential()).token;
-        return token ? { ...(await rest.headers()), Authorization: `Bearer ${token}` } : rest.headers();
+      auth: async () => {
+        const [credential, base] = await Promise.all([source.get(), rest.auth()]);
+        return {
+          headers: credential.token ? { ...base.headers, Authorization: `Bearer ${credential.token}` } : base.headers,
+          // A certificate from the plugin (renewed with it when it expires) replaces the kubeconfig's.
+          tls: credential.clientCertificateData ? { cert: credential.clientCertificateData, key: credential.clientKeyData } : base.tls,
+          rejected: () => {
+            source.rejected(credential);
+          },
+        };
       },
     };
   }
@@ -80,20 +100,16 @@ export async function resolveCredentials(resolved: ResolvedKubeConfig, timeoutMs
       return opts;
     };
     const first = await apply();
+    const tls = { cert: first.cert as string | Buffer | undefined, key: first.key as string | Buffer | undefined };
     return {
-      cert: first.cert as string | Buffer | undefined,
-      key: first.key as string | Buffer | undefined,
       proxyAgent: cluster.proxyUrl ? (first.agent as http.Agent) : undefined,
-      headers: user.authProvider ? async () => toHeaders(await apply()) : () => Promise.resolve(toHeaders(first)),
+      auth: async () => ({ headers: toHeaders(user.authProvider ? await apply() : first), tls, rejected: ignore }),
     };
   }
   const headers: Headers = {};
   if (user.token) headers.Authorization = `Bearer ${user.token.trim()}`;
   else if (user.username) headers.Authorization = `Basic ${Buffer.from(`${user.username}:${user.password ?? ''}`).toString('base64')}`;
   if (user.impersonateUser) headers['Impersonate-User'] = user.impersonateUser;
-  return {
-    cert: read(user.certFile, user.certData, 'client-cert', user.name),
-    key: read(user.keyFile, user.keyData, 'client-key', user.name),
-    headers: () => Promise.resolve(headers),
-  };
+  const tls = { cert: read(user.certFile, user.certData, 'client-cert', user.name), key: read(user.keyFile, user.keyData, 'client-key', user.name) };
+  return { auth: () => Promise.resolve({ headers, tls, rejected: ignore }) };
 }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { firstLine } from '../errors.js';
 import { EXEC_OUTPUT_LIMIT, overLimitMessage } from '../input/limits.js';
 import { KubeError } from './kubeError.js';
+import { onInterrupt } from '../onInterrupt.js';
 
 /*
  * Kubeconfig `user.exec` credential plugins (client-go's protocol: run the command, read an
@@ -54,35 +55,14 @@ export interface ExecPluginOptions {
   stdinIsTTY?: boolean;
 }
 
-/** Running plugins, and whether each leads its own process group. */
-const running = new Map<ChildProcess, boolean>();
-const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-
-function kill(child: ChildProcess): void {
+/** Kills a plugin: its whole process group when it leads one. */
+function kill(child: ChildProcess, group: boolean): void {
   if (child.pid === undefined) return;
   try {
-    process.kill(running.get(child) === false ? child.pid : -child.pid, 'SIGKILL');
+    process.kill(group ? -child.pid : child.pid, 'SIGKILL');
   } catch {
     // already gone
   }
-}
-
-/** Kills every running plugin, then lets the signal do what it would have done. */
-function onSignal(signal: NodeJS.Signals): void {
-  for (const child of running.keys()) kill(child);
-  running.clear();
-  for (const s of SIGNALS) process.removeListener(s, onSignal);
-  process.kill(process.pid, signal);
-}
-
-function track(child: ChildProcess, group: boolean): void {
-  if (running.size === 0) for (const s of SIGNALS) process.on(s, onSignal);
-  running.set(child, group);
-}
-
-function untrack(child: ChildProcess): void {
-  running.delete(child);
-  if (running.size === 0) for (const s of SIGNALS) process.removeListener(s, onSignal);
 }
 
 function formatSeconds(ms: number): string {
@@ -108,14 +88,15 @@ async function runPlugin(raw: unknown, o: ExecPluginOptions): Promise<ExecCreden
     spec: { interactive },
   });
   const child = spawn(exec.command, exec.args ?? [], { env, detached: !interactive, stdio: [interactive ? 'inherit' : 'ignore', 'pipe', 'inherit'] });
-  track(child, !interactive);
+  // Killed too if we are interrupted (the signal then ends us as it would have).
+  const untrack = onInterrupt(() => kill(child, !interactive));
   const stdout = await new Promise<string>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let failure: KubeError | undefined;
     const stop = (err: KubeError) => {
       failure ??= err;
-      kill(child);
+      kill(child, !interactive);
     };
     const timer = setTimeout(
       () => stop(configError(`exec: executable ${exec.command} did not finish within ${formatSeconds(timeoutMs)}; it was stopped`)),
@@ -131,7 +112,7 @@ async function runPlugin(raw: unknown, o: ExecPluginOptions): Promise<ExecCreden
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      untrack(child);
+      untrack();
       if (failure) reject(failure);
       else if (code !== 0)
         reject(configError(`exec: executable ${exec.command} failed with ${code === null ? `signal ${signal ?? ''}` : `exit code ${code}`}`));
@@ -154,24 +135,51 @@ async function runPlugin(raw: unknown, o: ExecPluginOptions): Promise<ExecCreden
   return status;
 }
 
+/** One kubeconfig user's `exec` entry: its current credential, run again when needed. */
+export interface ExecCredentialSource {
+  /** The cached credential until it is past its expirationTimestamp, else a new one. */
+  get(): Promise<ExecCredential>;
+  /** The server refused `used` (401): the next get() runs the plugin again, as client-go does. */
+  rejected(used: ExecCredential): void;
+}
+
 /**
- * A credential source for one kubeconfig user's `exec` entry: each call returns the cached
- * credential until it expires, running the plugin (once, however many requests wait) when needed.
+ * A credential source for one kubeconfig user's `exec` entry: each get() returns the cached
+ * credential (token or client certificate) until it expires or is refused, running the plugin
+ * (once, however many requests wait) when needed.
  */
-export function execCredentialSource(exec: unknown, o: ExecPluginOptions): () => Promise<ExecCredential> {
+export function execCredentialSource(exec: unknown, o: ExecPluginOptions): ExecCredentialSource {
   let current: Promise<ExecCredential> | undefined;
-  return () => {
-    const fresh = async (): Promise<ExecCredential> => runPlugin(exec, o);
-    if (current === undefined) {
-      current = fresh();
-      current.catch(() => (current = undefined));
-      return current;
-    }
-    return current.then((c) => {
+  /** What `current` gave, once it has. */
+  let latest: ExecCredential | undefined;
+  const fresh = (): Promise<ExecCredential> => {
+    const run = runPlugin(exec, o);
+    current = run;
+    latest = undefined;
+    run.then(
+      (c) => {
+        if (current === run) latest = c;
+      },
+      () => {
+        if (current === run) current = undefined;
+      },
+    );
+    return run;
+  };
+  return {
+    get: async () => {
+      const pending = current ?? fresh();
+      const c = await pending;
       const expires = c.expirationTimestamp ? Date.parse(c.expirationTimestamp) : NaN;
       if (Number.isNaN(expires) || expires > Date.now()) return c;
-      current = fresh();
-      return current;
-    });
+      // Expired: the first request to find it so runs the plugin, the others wait for that run.
+      return current === pending ? fresh() : (current ?? fresh());
+    },
+    rejected: (used) => {
+      if (latest !== undefined && latest === used) {
+        current = undefined;
+        latest = undefined;
+      }
+    },
   };
 }

@@ -1,12 +1,12 @@
 import http from 'node:http';
 import https from 'node:https';
 import { API_BODY_LIMIT, type InputLimit, overLimitMessage } from '../input/limits.js';
-import { clusterCa, resolveCredentials, type Headers } from './credentials.js';
+import { type ClientTls, clusterCa, type RequestAuth, resolveCredentials, type Headers } from './credentials.js';
 import type { KubeSelection, ResolvedKubeConfig } from './kubeconfig.js';
 import { firstLine } from '../errors.js';
 import { KubeError, type KubeErrorKind } from './kubeError.js';
 import { netErrorText, urlErrorMessage } from '../net/netErrorText.js';
-import { outboundAgent } from '../net/outboundAgent.js';
+import { type OutboundAgent, outboundAgent } from '../net/outboundAgent.js';
 import { recordRequest } from './requestLog.js';
 
 /** linkerd's client timeout per request (`k8s.NewAPI(…, 30s)`). */
@@ -41,8 +41,9 @@ export class KubeTransport {
 
   private constructor(
     readonly server: URL,
-    private readonly agent: http.Agent,
-    private readonly authHeaders: () => Promise<Headers>,
+    /** The agent for a client certificate (a new one when an exec plugin renews it). */
+    private readonly agents: AgentPool,
+    private readonly auth: () => Promise<RequestAuth>,
     readonly timeoutMs: number,
     /** The proxy requests go through (kubeconfig proxy-url or the environment's), if any. */
     readonly proxy: URL | undefined,
@@ -60,23 +61,31 @@ export class KubeTransport {
     }
     const creds = await resolveCredentials(resolved, timeoutMs);
     // The kubeconfig's proxy-url wins (client-node builds that agent); else HTTPS_PROXY/NO_PROXY as client-go reads them.
-    const { agent, proxy } = creds.proxyAgent
-      ? { agent: creds.proxyAgent, proxy: proxyUrlOf(cluster.proxyUrl) }
-      : outboundAgent(server, {
-          keepAlive: true,
-          maxSockets: 32,
-          ca: clusterCa(cluster),
-          cert: creds.cert,
-          key: creds.key,
-          rejectUnauthorized: !cluster.skipTLSVerify,
-          servername: cluster.tlsServerName,
-        });
+    const proxyAgent = creds.proxyAgent;
+    const agents = proxyAgent
+      ? new AgentPool(() => ({ agent: proxyAgent, proxy: proxyUrlOf(cluster.proxyUrl) }))
+      : new AgentPool((tls) =>
+          outboundAgent(server, {
+            keepAlive: true,
+            maxSockets: 32,
+            ca: clusterCa(cluster),
+            cert: tls.cert,
+            key: tls.key,
+            rejectUnauthorized: !cluster.skipTLSVerify,
+            servername: cluster.tlsServerName,
+          }),
+        );
+    const first = await creds.auth();
+    const { proxy } = agents.for(first.tls);
     // --as / --as-group override the kubeconfig's `as:`, as in client-go.
     const impersonation: Headers = {};
     if (sel.as) impersonation['Impersonate-User'] = sel.as;
     if (sel.asGroup.length) impersonation['Impersonate-Group'] = [...sel.asGroup];
-    const authHeaders = async () => ({ ...(await creds.headers()), ...impersonation });
-    return new KubeTransport(server, agent, authHeaders, timeoutMs, proxy);
+    const auth = async (): Promise<RequestAuth> => {
+      const a = await creds.auth();
+      return { ...a, headers: { ...a.headers, ...impersonation } };
+    };
+    return new KubeTransport(server, agents, auth, timeoutMs, proxy);
   }
 
   /** The full URL of an API path, honouring a path prefix in the kubeconfig's server URL. */
@@ -88,7 +97,8 @@ export class KubeTransport {
   /** Send a request; network failures and the deadline throw, HTTP error statuses are returned. */
   async send(req: TransportRequest): Promise<TransportResponse> {
     const url = this.urlOf(req.path);
-    const headers: Headers = { Accept: 'application/json', 'User-Agent': 'linkerd-ts', ...(await this.authHeaders()), ...req.headers };
+    const auth = await this.auth();
+    const headers: Headers = { Accept: 'application/json', 'User-Agent': 'linkerd-ts', ...auth.headers, ...req.headers };
     if (req.body !== undefined) {
       headers['Content-Type'] ??= 'application/json';
       headers['Content-Length'] = String(Buffer.byteLength(req.body));
@@ -107,6 +117,7 @@ export class KubeTransport {
         const durationMs = Math.round(performance.now() - started);
         if ('res' in outcome) {
           recordRequest({ method: req.method, url, status: outcome.res.status, durationMs });
+          if (outcome.res.status === 401) auth.rejected();
           resolve(outcome.res);
           return;
         }
@@ -117,7 +128,7 @@ export class KubeTransport {
         recordRequest({ method: req.method, url, error: failure.message.replace(/^\w+ "[^"]*": /, ''), durationMs });
         reject(failure);
       };
-      const request = lib.request(url, { method: req.method, agent: this.agent, headers }, (res) => {
+      const request = lib.request(url, { method: req.method, agent: this.agents.for(auth.tls).agent, headers }, (res) => {
         headersIn = true;
         // Bounded while streaming (and before, by Content-Length): past the limit the answer is one line.
         const tooLarge = () => {
@@ -190,12 +201,38 @@ export class KubeTransport {
   async upgradeTarget(path: string): Promise<{ url: string; headers: Headers; agent: http.Agent }> {
     this.requestCount++;
     const url = this.urlOf(path).replace(/^http/, 'ws');
-    return { url, headers: { 'User-Agent': 'linkerd-ts', ...(await this.authHeaders()) }, agent: this.agent };
+    const auth = await this.auth();
+    return { url, headers: { 'User-Agent': 'linkerd-ts', ...auth.headers }, agent: this.agents.for(auth.tls).agent };
   }
 
   /** Release pooled connections so the process can exit promptly. */
   close(): void {
-    this.agent.destroy();
+    this.agents.close();
+  }
+}
+
+/**
+ * The agent for the current client certificate. A renewed certificate (an exec plugin's, past its
+ * expirationTimestamp) gets a new agent, so new connections present it; the old agent's
+ * connections finish what they carry and close with the transport.
+ */
+class AgentPool {
+  private current: { tls: ClientTls; made: OutboundAgent } | undefined;
+  private readonly all: http.Agent[] = [];
+
+  constructor(private readonly make: (tls: ClientTls) => OutboundAgent) {}
+
+  for(tls: ClientTls): OutboundAgent {
+    const c = this.current;
+    if (c && c.tls.cert === tls.cert && c.tls.key === tls.key) return c.made;
+    const made = this.make(tls);
+    this.current = { tls, made };
+    if (!this.all.includes(made.agent)) this.all.push(made.agent);
+    return made;
+  }
+
+  close(): void {
+    for (const agent of this.all) agent.destroy();
   }
 }
 

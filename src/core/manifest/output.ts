@@ -2,12 +2,14 @@ import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync }
 import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
+import { onInterrupt } from '../onInterrupt.js';
 import type { ManifestFormat } from './stream.js';
 
 /*
  * The manifest a command prints, built one document at a time. It is printed only once every input
  * succeeded (nothing half-written on stdout), so it is kept until then: in memory up to a few
- * megabytes, then in a private temporary file, so memory does not grow with the output.
+ * megabytes, then in a private temporary file, so memory does not grow with the output. The file
+ * (and its directory) is removed by dispose(), which every path calls, and on SIGINT/SIGTERM/SIGHUP.
  *
  * The outputs of several inputs are joined into one stream kubectl can read: a newline where one
  * did not end with one, and a `---` between two outputs unless both are JSON (a JSON stream stays
@@ -23,6 +25,8 @@ export class ManifestOutput {
   private inMemory = 0;
   private file: string | undefined;
   private fd: number | undefined;
+  /** Unregisters the removal of the temporary file on a signal. */
+  private releaseInterrupt: (() => void) | undefined;
   private tail = '';
   private started = false;
   private inputFormat: ManifestFormat = 'yaml';
@@ -73,6 +77,9 @@ export class ManifestOutput {
   private spill(): void {
     if (this.fd === undefined) {
       const dir = mkdtempSync(path.join(os.tmpdir(), 'linkerd-output-'));
+      this.releaseInterrupt = onInterrupt(() => {
+        rmSync(dir, { recursive: true, force: true });
+      });
       this.file = path.join(dir, 'manifest');
       this.fd = openSync(this.file, 'wx', 0o600);
     }
@@ -104,6 +111,8 @@ export class ManifestOutput {
 
   /** Frees the temporary file, if any. */
   dispose(): void {
+    this.releaseInterrupt?.();
+    this.releaseInterrupt = undefined;
     if (this.fd !== undefined) closeSync(this.fd);
     if (this.file !== undefined) rmSync(path.dirname(this.file), { recursive: true, force: true });
     this.fd = undefined;

@@ -142,6 +142,30 @@ export function fileInput(file: string): ManifestInput {
   };
 }
 
+/**
+ * An input that cannot be read twice (a pipe, a FIFO, `/dev/stdin`, a process substitution): the
+ * text the first pass reads is kept for the next one (as standard input's is), so `inject --manual`,
+ * which reads its inputs twice, does not find it empty the second time.
+ */
+function replayable(input: ManifestInput): ManifestInput {
+  let kept: string[] | undefined;
+  return {
+    name: input.name,
+    chunks: async function* () {
+      if (kept) {
+        yield* kept;
+        return;
+      }
+      const seen: string[] = [];
+      for await (const text of input.chunks()) {
+        seen.push(text);
+        yield text;
+      }
+      kept = seen;
+    },
+  };
+}
+
 function kindOf(info: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): string {
   if (info.isFIFO()) return 'a named pipe';
   if (info.isSocket()) return 'a socket';
@@ -185,7 +209,7 @@ async function readPath(p: string, skipped: SkippedEntry[]): Promise<ManifestInp
   } catch (e) {
     throw fileError('stat', p, e);
   }
-  if (!info.isDirectory()) return [fileInput(p)];
+  if (!info.isDirectory()) return [info.isFile() ? fileInput(p) : replayable(fileInput(p))];
   const before = skipped.length;
   const files = await walk(p, skipped);
   if (files.length === 0) {

@@ -162,9 +162,14 @@ describe('image build refuses hostile and broken input', () => {
     await refused({ config: await signedRepo(key, impostor, key) }, /APKINDEX\.tar\.gz: index: signature by repo\.rsa\.pub does not verify$/);
   });
 
-  it('an interrupted build stops and leaves nothing behind', async () => {
+  it("an interrupted build stops, leaves nothing behind and exits with the signal's code", async () => {
     const config = await debWith([{ name: './usr/bin/x', content: 'x' }]);
-    for (const at of ['reading packages', 'writing the layer', 'writing docker-archive']) {
+    const cases = [
+      ['reading packages', undefined, 130],
+      ['writing the layer', 'SIGTERM', 143],
+      ['writing docker-archive', 'SIGHUP', 129],
+    ] as const;
+    for (const [at, reason, exitCode] of cases) {
       const stop = new AbortController();
       const before = readdirSync(dir).sort();
       const err: unknown = await buildImage({
@@ -176,10 +181,11 @@ describe('image build refuses hostile and broken input', () => {
         packages: [],
         signal: stop.signal,
         progress: (t) => {
-          if (t.includes(at)) stop.abort();
+          if (t.includes(at)) stop.abort(reason);
         },
       }).catch((e: unknown) => e);
-      expect(isUserError(err) && err.exitCode, `${at}: ${String(err)}`).toBe(130);
+      // The shell's code for the signal the abort carries (none given: Ctrl-C's 130).
+      expect(isUserError(err) && err.exitCode, `${at}: ${String(err)}`).toBe(exitCode);
       expect(readdirSync(dir).sort()).toEqual(before);
     }
   });

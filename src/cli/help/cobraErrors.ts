@@ -1,0 +1,55 @@
+import type { Command } from 'commander';
+import { UserError } from '../../core/errors.js';
+
+/*
+ * commander's parse errors in the words of pflag and cobra, which the real CLI's users (and their
+ * scripts) know: `unknown flag: --x`, `unknown shorthand flag: 'x' in -x`, `flag needs an argument:
+ * --x`, `unknown command "y" for "linkerd version"`. Each is one `Error:` line, then where to read
+ * the usage (cobra prints the whole usage there; one line keeps the error visible).
+ */
+
+/** `linkerd identity rotate`, as cobra's CommandPath names a command. */
+export function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/** One commander error message (`error: …`, maybe a suggestion line) of the command at `path` as pflag and cobra word it. */
+export function pflagText(message: string, path: string): string {
+  const [first = '', ...rest] = message
+    .replace(/^error: /, '')
+    .replace(/\n$/, '')
+    .split('\n');
+  let line = first;
+  let m: RegExpExecArray | null;
+  if ((m = /^unknown option '(--[^'=]+)(?:=[^']*)?'$/.exec(first))) line = `unknown flag: ${m[1] ?? ''}`;
+  else if ((m = /^unknown option '-([^-'])([^']*)'$/.exec(first))) line = `unknown shorthand flag: '${m[1] ?? ''}' in -${m[1] ?? ''}${m[2] ?? ''}`;
+  else if ((m = /^option '(?:-\w, )?(--[\w-]+)[^']*' argument missing$/.exec(first))) line = `flag needs an argument: ${m[1] ?? ''}`;
+  else if ((m = /^unknown command '([^']*)'$/.exec(first))) line = `unknown command "${m[1] ?? ''}" for "${path}"`;
+  return [line, ...rest].join('\n');
+}
+
+export function usageHint(cmd: Command): string {
+  return `Run '${commandPath(cmd)} --help' for usage.`;
+}
+
+/** Makes `cmd` and every command below it report parse errors in pflag's words, with the usage hint. */
+export function useCobraErrors(cmd: Command): void {
+  cmd.configureOutput({ outputError: (str, write) => write(`Error: ${pflagText(str, commandPath(cmd))}\n${usageHint(cmd)}\n`) });
+  for (const sub of cmd.commands) useCobraErrors(sub);
+}
+
+/**
+ * cobra's argument rule for a command without a variadic argument: more operands than it declares
+ * is an unknown command (cobra.NoArgs) or too many (cobra.MaximumNArgs). commander's own check is
+ * switched off (allowExcessArguments) so this one speaks.
+ */
+export function rejectExcessArguments(cmd: Command): void {
+  const declared = cmd.registeredArguments;
+  if (declared.some((a) => a.variadic) || cmd.args.length <= declared.length) return;
+  const path = commandPath(cmd);
+  const message =
+    declared.length === 0 ? `unknown command "${cmd.args[0] ?? ''}" for "${path}"` : `accepts at most ${declared.length} arg(s), received ${cmd.args.length}`;
+  throw new UserError(message, { hint: usageHint(cmd) });
+}
