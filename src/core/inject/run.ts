@@ -7,6 +7,8 @@ import type { OutputFormat, StreamOutput } from '../manifest/write.js';
 import { deprecationWarnings, type SetFlag } from '../values/flags.js';
 import { clusterNamespaceAnnotations, resolveBaseValues, type BaseValuesOptions } from './baseValues.js';
 import { injectStream, type InjectSettings } from './inject.js';
+import { InjectPool, workerPlan, type WorkerPlan } from './injectPool.js';
+import type { InjectWorkerData } from './injectWorkerMessages.js';
 import { NAMESPACE_KIND, workloadKind } from './kinds.js';
 import { objectNodes } from './objects.js';
 import type { DocReport, ReportNote } from './report.js';
@@ -120,14 +122,53 @@ interface StreamRun {
   errors: string[];
 }
 
+/** A document's run, done here or on a worker, waiting for those before it to be written. */
+interface Entry {
+  settled: boolean;
+  run?: StreamRun;
+  error?: { thrown: unknown };
+  /** Resolves once settled (never rejects). */
+  done: Promise<void>;
+}
+
+function settledEntry(work: () => StreamRun): Entry {
+  try {
+    return { settled: true, run: work(), done: Promise.resolve() };
+  } catch (e) {
+    return { settled: true, error: { thrown: e }, done: Promise.resolve() };
+  }
+}
+
+function pendingEntry(p: Promise<StreamRun>): Entry {
+  const entry: Entry = { settled: false, done: Promise.resolve() };
+  entry.done = p.then(
+    (run) => {
+      Object.assign(entry, { settled: true, run });
+    },
+    (e: unknown) => {
+      Object.assign(entry, { settled: true, error: { thrown: e } });
+    },
+  );
+  return entry;
+}
+
+/** Entries waiting to be written, per worker and beyond: bounds the memory held by results. */
+const MAX_WAITING = 256;
+
+/** Hands a stream to a worker (a promise of its run), or says no (undefined) so it is run here. */
+export type Offload = (stream: ManifestStream) => Promise<StreamRun> | undefined;
+
 /**
  * Runs `each` over every document of every input, writing what it returns; the reports are
- * gathered per input, and the first input with errors makes the whole output void.
+ * gathered per input, and the first input with errors makes the whole output void. With
+ * `offload`, documents may be run on workers meanwhile: results are still taken in input order,
+ * so the output, the reports and the first error thrown are those of a run without.
  */
 async function transformInputs(
   inputs: readonly ManifestInput[],
   output: ManifestOutput,
   each: (stream: ManifestStream) => StreamRun,
+  offload?: Offload,
 ): Promise<{ inputs: InputReport[]; errors?: string[] }> {
   const reports: InputReport[] = [];
   let errors: string[] | undefined;
@@ -135,8 +176,7 @@ async function transformInputs(
     const report: InputReport = { name: input.name, reports: [], notes: [] };
     const inputErrors: string[] = [];
     output.beginInput('yaml');
-    for await (const stream of inputStreams(input)) {
-      const r = each(stream);
+    const apply = (r: StreamRun) => {
       report.reports.push(...r.reports);
       report.notes.push(...r.notes);
       inputErrors.push(...r.errors);
@@ -144,18 +184,90 @@ async function transformInputs(
         output.setFormat(r.output.format);
         output.write(r.output.text);
       }
+    };
+    const waiting: Entry[] = [];
+    const flush = () => {
+      for (let head = waiting[0]; head?.settled; head = waiting[0]) {
+        waiting.shift();
+        if (head.error) throw head.error.thrown;
+        if (head.run) apply(head.run);
+      }
+    };
+    const drain = async () => {
+      for (let head = waiting[0]; head; head = waiting[0]) {
+        await head.done;
+        flush();
+      }
+    };
+    const streams = inputStreams(input);
+    try {
+      for (;;) {
+        let next: IteratorResult<ManifestStream>;
+        try {
+          next = await streams.next();
+        } catch (e) {
+          // A document read before the failure that failed itself is what a run without workers reports.
+          await drain();
+          throw e;
+        }
+        if (next.done === true) break;
+        const stream = next.value;
+        const job = offload?.(stream);
+        if (job) waiting.push(pendingEntry(job));
+        else if (waiting.length === 0) apply(each(stream));
+        else {
+          waiting.push(settledEntry(() => each(stream)));
+          // Lets the workers' results in while this thread does documents of its own.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        flush();
+        while (waiting.length > MAX_WAITING) {
+          await waiting[0]?.done;
+          flush();
+        }
+      }
+    } finally {
+      await streams.return(undefined);
     }
+    await drain();
     if (inputErrors.length > 0) errors ??= inputErrors;
     reports.push(report);
   }
   return { inputs: reports, errors };
 }
 
+/**
+ * Injection on worker threads once `plan.after` characters of YAML were read (see injectPool.ts);
+ * `stop` ends the workers, on every way out.
+ */
+function injectOffload(plan: WorkerPlan, data: InjectWorkerData): { offload?: Offload; stop: () => Promise<void> } {
+  if (plan.count < 1) return { stop: () => Promise.resolve() };
+  let read = 0;
+  let pool: InjectPool | undefined;
+  let started = false;
+  return {
+    offload: (stream) => {
+      if (!started) {
+        if (stream.segment === true) read += stream.source.text.length;
+        if (read <= plan.after) return undefined;
+        started = true;
+        pool = InjectPool.start(plan.count, data);
+      }
+      return pool?.offer(stream);
+    },
+    stop: async () => {
+      await pool?.close();
+    },
+  };
+}
+
 export async function runInject(req: InjectRequest): Promise<InjectResult> {
   const { inputs, skipped } = await listManifestInputs(req.inputs, req.readers);
   const base = await resolveBaseValues(req.base);
   const output = new ManifestOutput();
+  let workers: ReturnType<typeof injectOffload> | undefined;
   try {
+    const plan = workerPlan();
     const settings = proxySettings({ base: base.values, flags: req.flags, debugSidecar: req.debugSidecar, closeWaitTimeout: req.closeWaitTimeout });
     const defaultNamespace = base.client?.namespace ?? 'default';
     let nsAnnotations = new Map<string, Record<string, string>>();
@@ -172,12 +284,15 @@ export async function runInject(req: InjectRequest): Promise<InjectResult> {
       defaultNamespace,
       namespaceAnnotations: (ns) => nsAnnotations.get(ns),
     };
-    const run = await transformInputs(inputs, output, (stream) => injectStream(stream, injectSettings, req.output));
+    const { namespaceAnnotations: _, ...cloneable } = injectSettings;
+    workers = injectOffload(plan, { settings: cloneable, namespaces: nsAnnotations, format: req.output });
+    const run = await transformInputs(inputs, output, (stream) => injectStream(stream, injectSettings, req.output), workers.offload);
     return { deprecations: deprecationWarnings(req.flags), notes: base.notes, skipped, ...run, output };
   } catch (e) {
     output.dispose();
     throw e;
   } finally {
+    await workers?.stop();
     base.client?.close();
   }
 }

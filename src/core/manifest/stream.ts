@@ -44,7 +44,7 @@ export interface ManifestStream {
 }
 
 /** A stream of one segment whose documents are parsed on first use. */
-function segmentStream(source: ManifestSource): ManifestStream {
+export function segmentStream(source: ManifestSource): ManifestStream {
   let docs: readonly ManifestDoc[] | undefined;
   return {
     source,
