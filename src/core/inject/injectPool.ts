@@ -121,9 +121,8 @@ export class InjectPool {
     });
   }
 
-  /** Starts `count` workers; undefined when worker threads cannot be used here. */
-  static start(count: number, data: InjectWorkerData): InjectPool | undefined {
-    const file = injectWorkerFile();
+  /** Starts `count` workers running `file`; undefined when worker threads cannot be used here. */
+  static start(count: number, data: InjectWorkerData, file = injectWorkerFile()): InjectPool | undefined {
     // Fetched, not imported: the start-up snapshot cannot hold node:worker_threads.
     if (file === undefined || count < 1 || typeof process.getBuiltinModule !== 'function') return undefined;
     const { Worker } = process.getBuiltinModule('node:worker_threads');
