@@ -50,6 +50,8 @@ beforeAll(() => {
   const late = `---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: late\nspec:\n  template:\n    spec:\n      hostNetwork: true\n      containers:\n      - name: app\n        image: nginx\n`;
   writeFileSync(file('late-transform-error.yaml'), mixed + late + block(BLOCKS));
   writeFileSync(file('late-parse-error.yaml'), `${mixed}---\napiVersion: v1\nkind: Pod\nmetadata: [\n${block(BLOCKS)}`);
+  // Nested past what a thread's stack takes: where the parser runs out depends on the stack, so the main thread answers.
+  writeFileSync(file('late-deep.yaml'), `${mixed}---\nkind: ConfigMap\ndata:\n  a: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n${block(BLOCKS)}`);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -81,6 +83,7 @@ describe('inject on worker threads (CLI)', () => {
     for (const [name, expected] of [
       ['late-transform-error.yaml', 'failed to inject deployment/late: hostNetwork is enabled'],
       ['late-parse-error.yaml', `late-parse-error.yaml:${String(mixed.split('\n').length + 4)}:`],
+      ['late-deep.yaml', 'nested more than 256 levels deep'],
     ] as const) {
       const args = ['--manual', ...ANCHORS, file(name)];
       const [one, many, logged] = await Promise.all([inject(args, ONE_THREAD), inject(args, WORKERS), inject(args, { ...WORKERS, NODE_DEBUG: 'worker' })]);

@@ -132,21 +132,25 @@ interface Entry {
 }
 
 function settledEntry(work: () => StreamRun): Entry {
+  const entry: Entry = { settled: true, done: Promise.resolve() };
   try {
-    return { settled: true, run: work(), done: Promise.resolve() };
+    entry.run = work();
   } catch (e) {
-    return { settled: true, error: { thrown: e }, done: Promise.resolve() };
+    entry.error = { thrown: e };
   }
+  return entry;
 }
 
 function pendingEntry(p: Promise<StreamRun>): Entry {
   const entry: Entry = { settled: false, done: Promise.resolve() };
   entry.done = p.then(
     (run) => {
-      Object.assign(entry, { settled: true, run });
+      entry.run = run;
+      entry.settled = true;
     },
     (e: unknown) => {
-      Object.assign(entry, { settled: true, error: { thrown: e } });
+      entry.error = { thrown: e };
+      entry.settled = true;
     },
   );
   return entry;

@@ -69,9 +69,11 @@ export const YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
     ),
 };
 
+const outOfStack = (e: Error) => e.message.startsWith('Maximum call stack size exceeded');
+
 /** A parser error's reason; the parser's own stack running out is nesting past any limit we keep. */
 function parseErrorReason(e: Error): string {
-  if (e.message.startsWith('Maximum call stack size exceeded')) return `nested more than ${MAX_NESTING_DEPTH} levels deep`;
+  if (outOfStack(e)) return `nested more than ${MAX_NESTING_DEPTH} levels deep`;
   return firstLine(e).replace(/ at line \d+, column \d+:?$/, '');
 }
 
@@ -96,7 +98,9 @@ export function parseYamlStream(source: ManifestSource): ManifestStream {
   for (const doc of list) {
     const err = doc.errors[0];
     if (err) {
-      const pos = err.linePos?.[0] ?? where(err.pos[0]);
+      // Where the stack runs out depends on the thread and the caller, so that is reported where
+      // the document starts, as the nesting limit below is (the same text on any thread).
+      const pos = outOfStack(err) ? where(doc.range[0]) : (err.linePos?.[0] ?? where(err.pos[0]));
       throw positionError(name, pos.line + lines, pos.col, parseErrorReason(err));
     }
     const tooDeep = checkYamlDepth(doc);
