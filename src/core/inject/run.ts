@@ -84,6 +84,8 @@ interface NamespaceFacts {
   annotations: Map<string, Record<string, string>>;
   /** Namespaces of the input's workloads (only gathered when a cluster is there to ask). */
   workloadNamespaces: Set<string>;
+  /** Characters of YAML documents read. */
+  read: number;
 }
 
 /** Only a document with `kind: Namespace` or `kind: List` in it (any quoting, any case) can hold a Namespace object. */
@@ -95,10 +97,11 @@ const MAY_HOLD_NAMESPACE = /\bkind["']?\s*:\s*["']?(?:namespace|list)\b/i;
  * are not parsed.
  */
 async function namespaceFacts(inputs: readonly ManifestInput[], fallback: string, withWorkloads: boolean): Promise<NamespaceFacts> {
-  const facts: NamespaceFacts = { annotations: new Map(), workloadNamespaces: new Set() };
+  const facts: NamespaceFacts = { annotations: new Map(), workloadNamespaces: new Set(), read: 0 };
   const wanted = withWorkloads ? undefined : (text: string) => MAY_HOLD_NAMESPACE.test(text);
   for (const input of inputs) {
     for await (const stream of inputStreams(input, wanted)) {
+      if (stream.format === 'yaml') facts.read += stream.source.text.length;
       for (const { obj } of roots(stream)) {
         const kind = typeof obj.kind === 'string' ? obj.kind.toLowerCase() : '';
         if (kind === NAMESPACE_KIND) {
@@ -241,18 +244,19 @@ async function transformInputs(
 }
 
 /**
- * Injection on worker threads once `plan.after` characters of YAML were read (see injectPool.ts);
- * `stop` ends the workers, on every way out.
+ * Injection on worker threads once `plan.after` characters of YAML were read, counting those
+ * `--manual`'s first pass read (see injectPool.ts); `stop` ends the workers, on every way out.
  */
-function injectOffload(plan: WorkerPlan, data: InjectWorkerData): { offload?: Offload; stop: () => Promise<void> } {
+function injectOffload(plan: WorkerPlan, data: InjectWorkerData, readBefore: number): { offload?: Offload; stop: () => Promise<void> } {
   if (plan.count < 1) return { stop: () => Promise.resolve() };
-  let read = 0;
+  let read = readBefore;
   let pool: InjectPool | undefined;
   let started = false;
   return {
     offload: (stream) => {
+      if (stream.segment !== true) return undefined;
       if (!started) {
-        if (stream.segment === true) read += stream.source.text.length;
+        read += stream.source.text.length;
         if (read <= plan.after) return undefined;
         started = true;
         pool = InjectPool.start(plan.count, data);
@@ -275,8 +279,10 @@ export async function runInject(req: InjectRequest): Promise<InjectResult> {
     const settings = proxySettings({ base: base.values, flags: req.flags, debugSidecar: req.debugSidecar, closeWaitTimeout: req.closeWaitTimeout });
     const defaultNamespace = base.client?.namespace ?? 'default';
     let nsAnnotations = new Map<string, Record<string, string>>();
+    let read = 0;
     if (req.manual) {
       const facts = await namespaceFacts(inputs, defaultNamespace, base.client !== undefined);
+      read = facts.read;
       if (base.client) nsAnnotations = await clusterNamespaceAnnotations(base.client, facts.workloadNamespaces);
       for (const [k, v] of facts.annotations) nsAnnotations.set(k, v);
     }
@@ -289,7 +295,7 @@ export async function runInject(req: InjectRequest): Promise<InjectResult> {
       namespaceAnnotations: (ns) => nsAnnotations.get(ns),
     };
     const { namespaceAnnotations: _, ...cloneable } = injectSettings;
-    workers = injectOffload(plan, { settings: cloneable, namespaces: nsAnnotations, format: req.output });
+    workers = injectOffload(plan, { settings: cloneable, namespaces: nsAnnotations, format: req.output }, read);
     const run = await transformInputs(inputs, output, (stream) => injectStream(stream, injectSettings, req.output), workers.offload);
     return { deprecations: deprecationWarnings(req.flags), notes: base.notes, skipped, ...run, output };
   } catch (e) {
