@@ -22,7 +22,7 @@ export const WORKERS_AFTER = 2 << 20;
 /** Documents larger than this are injected on the main thread, whose heap is not capped. */
 const MAX_WORKER_DOCUMENT = 256 << 10;
 /** Documents in flight per worker. */
-const PER_WORKER = 16;
+const PER_WORKER = 8;
 const MAX_WORKERS = 4;
 /** A worker's heap: a document of MAX_WORKER_DOCUMENT needs a few megabytes. */
 const WORKER_HEAP_MB = 64;
