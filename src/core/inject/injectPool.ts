@@ -7,6 +7,7 @@ import * as z from 'zod';
 import { UserError, firstLine } from '../errors.js';
 import type { ManifestStream } from '../manifest/stream.js';
 import { onInterrupt } from '../onInterrupt.js';
+import { snapshotBlobArg } from '../snapshotBlobArg.js';
 import type { InjectStreamResult } from './inject.js';
 import { rethrown, type InjectJob, type InjectReply, type InjectWorkerData } from './injectWorkerMessages.js';
 
@@ -56,13 +57,6 @@ export function workerPlan(env: NodeJS.ProcessEnv = process.env): WorkerPlan {
   return { count, after: parsed.data.LINKERD_TS_INJECT_WORKERS_AFTER ?? WORKERS_AFTER };
 }
 
-/** The snapshot file this process started from (`--snapshot-blob FILE` or `=FILE`), if any. */
-function snapshotBlob(): string | undefined {
-  const args = process.execArgv;
-  const i = args.indexOf('--snapshot-blob');
-  return i >= 0 ? args[i + 1] : args.find((a) => a.startsWith('--snapshot-blob='))?.slice('--snapshot-blob='.length);
-}
-
 /**
  * The worker's script: dist/bundle/injectWorker.js beside the bundle (found from the start-up
  * snapshot's blob in dist/snapshot/, or from the bundle's chunk), or injectWorker.js beside this
@@ -70,7 +64,7 @@ function snapshotBlob(): string | undefined {
  */
 export function injectWorkerFile(): string | undefined {
   const candidates: string[] = [];
-  const blob = snapshotBlob();
+  const blob = snapshotBlobArg();
   if (blob !== undefined) candidates.push(path.resolve(path.dirname(path.resolve(blob)), '../bundle/injectWorker.js'));
   // Empty in the start-up snapshot (a CommonJS build): its code has no file of its own.
   const url = import.meta.url as string | undefined;
