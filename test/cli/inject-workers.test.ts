@@ -23,7 +23,7 @@ function block(i: number): string {
   const pod = (name: string, extra = '') =>
     `metadata:\n  name: ${name}\n  namespace: ns${i % 3}\nspec:\n  template:\n    metadata:\n      labels:\n        app: ${name}\n${extra}    spec:\n      containers:\n      - name: app\n        image: nginx:1.${i}\n        ports:\n        - containerPort: 8080\n`;
   return [
-    `# block ${i}\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: ns${i % 3}\n  annotations:\n    config.linkerd.io/proxy-cpu-request: ${10 + (i % 3)}m\n`,
+    `# block ${i}\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: ns${i % 3}\n  annotations:\n    config.linkerd.io/proxy-cpu-request: ${10 + (i % 3)}m\n    config.linkerd.io/proxy-memory-request: ${20 + (i % 3)}Mi\n`,
     `apiVersion: apps/v1\nkind: Deployment # a comment\n${pod(`web${i}`)}`,
     `apiVersion: apps/v1\nkind: StatefulSet\n${pod(`db${i}`, '      annotations:\n        config.linkerd.io/proxy-memory-limit: 64Mi\n        config.linkerd.io/skip-outbound-ports: "not-a-port"\n')}`,
     `apiVersion: apps/v1\nkind: DaemonSet\n${pod(`agent${i}`)}`,
@@ -66,6 +66,8 @@ describe('inject on worker threads (CLI)', () => {
     expect(one.code).toBe(0);
     expect(one.stdout).toContain(`name: anchored${BLOCKS - 1}`);
     expect(one.stderr).toContain('ignoring annotation config.linkerd.io/skip-outbound-ports');
+    // The input's Namespace annotations reach the workers (the flag beats the namespace's CPU request).
+    expect(one.stdout).toContain(`memory: ${String(20 + ((BLOCKS - 1) % 3))}Mi`);
     expect(many).toEqual(one);
     expect(logged.stdout).toBe(one.stdout);
     expect(logged.stderr).toMatch(STARTED);

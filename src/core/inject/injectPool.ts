@@ -9,7 +9,7 @@ import type { ManifestStream } from '../manifest/stream.js';
 import { onInterrupt } from '../onInterrupt.js';
 import { snapshotBlobArg } from '../snapshotBlobArg.js';
 import type { InjectStreamResult } from './inject.js';
-import { rethrown, type InjectJob, type InjectReply, type InjectWorkerData } from './injectWorkerMessages.js';
+import { rethrown, type InjectJob, type InjectReply, type InjectWorkerData, type NamespacesMessage } from './injectWorkerMessages.js';
 
 /*
  * Large YAML inputs are injected on worker threads (injectWorker.ts): the main thread reads and
@@ -122,6 +122,12 @@ export class InjectPool {
     const { Worker } = process.getBuiltinModule('node:worker_threads');
     const workers = Array.from({ length: count }, () => new Worker(file, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } }));
     return new InjectPool(workers);
+  }
+
+  /** The namespaces' annotations, for every document sent from now on. */
+  setNamespaces(namespaces: NamespacesMessage['namespaces']): void {
+    const message: NamespacesMessage = { namespaces };
+    for (const s of this.slots) if (!s.dead) s.worker.postMessage(message);
   }
 
   /**

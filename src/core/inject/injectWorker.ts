@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { segmentStream } from '../manifest/stream.js';
 import { injectStream, type InjectSettings } from './inject.js';
-import { thrownOf, type InjectJob, type InjectReply, type InjectWorkerData } from './injectWorkerMessages.js';
+import { thrownOf, type InjectJob, type InjectReply, type InjectWorkerData, type NamespacesMessage } from './injectWorkerMessages.js';
 
 /*
  * An inject worker thread (started by injectPool.ts): injects the YAML documents it is sent, one
@@ -9,10 +9,16 @@ import { thrownOf, type InjectJob, type InjectReply, type InjectWorkerData } fro
  */
 
 const data = workerData as InjectWorkerData;
-const settings: InjectSettings = { ...data.settings, namespaceAnnotations: (ns) => data.namespaces.get(ns) };
+let namespaces: NamespacesMessage['namespaces'] = new Map();
+const settings: InjectSettings = { ...data.settings, namespaceAnnotations: (ns) => namespaces.get(ns) };
 const port = parentPort;
 
-port?.on('message', (job: InjectJob) => {
+port?.on('message', (message: InjectJob | NamespacesMessage) => {
+  if ('namespaces' in message) {
+    namespaces = message.namespaces;
+    return;
+  }
+  const job = message;
   let reply: InjectReply;
   try {
     const run = injectStream(segmentStream({ name: job.name, text: job.text, lineOffset: job.lineOffset }), settings, data.format);

@@ -4,15 +4,21 @@ import type { InjectSettings, InjectStreamResult } from './inject.js';
 
 /*
  * What the main thread and an inject worker (injectWorker.ts, injectPool.ts) say to each other.
- * Everything crosses by structured clone, so the settings carry the namespaces' annotations as a
- * map instead of the function that looks them up.
+ * Everything crosses by structured clone, so the namespaces' annotations cross as a map instead of
+ * the function that looks them up.
  */
 
 export interface InjectWorkerData {
   settings: Omit<InjectSettings, 'namespaceAnnotations'>;
-  /** `config.linkerd.io/*` annotations by namespace (what InjectSettings.namespaceAnnotations reads). */
-  namespaces: ReadonlyMap<string, Readonly<Record<string, string>>>;
   format: OutputFormat;
+}
+
+/**
+ * `config.linkerd.io/*` annotations by namespace (what InjectSettings.namespaceAnnotations reads),
+ * sent before the first document: workers may start while --manual's first pass gathers them.
+ */
+export interface NamespacesMessage {
+  namespaces: ReadonlyMap<string, Readonly<Record<string, string>>>;
 }
 
 /** One YAML document to inject: a segment of the input named `name`. */

@@ -84,8 +84,6 @@ interface NamespaceFacts {
   annotations: Map<string, Record<string, string>>;
   /** Namespaces of the input's workloads (only gathered when a cluster is there to ask). */
   workloadNamespaces: Set<string>;
-  /** Characters of YAML documents read. */
-  read: number;
 }
 
 /** Only a document with `kind: Namespace` or `kind: List` in it (any quoting, any case) can hold a Namespace object. */
@@ -96,12 +94,17 @@ const MAY_HOLD_NAMESPACE = /\bkind["']?\s*:\s*["']?(?:namespace|list)\b/i;
  * Namespace annotations and, with a cluster, the namespaces to read. Documents that cannot matter
  * are not parsed.
  */
-async function namespaceFacts(inputs: readonly ManifestInput[], fallback: string, withWorkloads: boolean): Promise<NamespaceFacts> {
-  const facts: NamespaceFacts = { annotations: new Map(), workloadNamespaces: new Set(), read: 0 };
+async function namespaceFacts(
+  inputs: readonly ManifestInput[],
+  fallback: string,
+  withWorkloads: boolean,
+  onRead: (chars: number) => void,
+): Promise<NamespaceFacts> {
+  const facts: NamespaceFacts = { annotations: new Map(), workloadNamespaces: new Set() };
   const wanted = withWorkloads ? undefined : (text: string) => MAY_HOLD_NAMESPACE.test(text);
   for (const input of inputs) {
     for await (const stream of inputStreams(input, wanted)) {
-      if (stream.format === 'yaml') facts.read += stream.source.text.length;
+      if (stream.format === 'yaml') onRead(stream.source.text.length);
       for (const { obj } of roots(stream)) {
         const kind = typeof obj.kind === 'string' ? obj.kind.toLowerCase() : '';
         if (kind === NAMESPACE_KIND) {
@@ -243,25 +246,42 @@ async function transformInputs(
   return { inputs: reports, errors };
 }
 
+interface WorkerOffload {
+  offload: Offload;
+  /** Counts characters of YAML read elsewhere (--manual's first pass). */
+  read: (chars: number) => void;
+  /** The namespaces' annotations, once known (before the first document is offered). */
+  setNamespaces: (namespaces: ReadonlyMap<string, Readonly<Record<string, string>>>) => void;
+  stop: () => Promise<void>;
+}
+
 /**
  * Injection on worker threads once `plan.after` characters of YAML were read, counting those
- * `--manual`'s first pass read (see injectPool.ts); `stop` ends the workers, on every way out.
+ * `--manual`'s first pass read, during which they may start (see injectPool.ts); `stop` ends
+ * them, on every way out.
  */
-function injectOffload(plan: WorkerPlan, data: InjectWorkerData, readBefore: number): { offload?: Offload; stop: () => Promise<void> } {
-  if (plan.count < 1) return { stop: () => Promise.resolve() };
-  let read = readBefore;
+function injectOffload(plan: WorkerPlan, data: InjectWorkerData): WorkerOffload {
+  let read = 0;
   let pool: InjectPool | undefined;
-  let started = false;
+  let started = plan.count < 1;
+  let namespaces: ReadonlyMap<string, Readonly<Record<string, string>>> | undefined;
+  const count = (chars: number) => {
+    read += chars;
+    if (started || read <= plan.after) return;
+    started = true;
+    pool = InjectPool.start(plan.count, data);
+    if (namespaces) pool?.setNamespaces(namespaces);
+  };
   return {
     offload: (stream) => {
       if (stream.segment !== true) return undefined;
-      if (!started) {
-        read += stream.source.text.length;
-        if (read <= plan.after) return undefined;
-        started = true;
-        pool = InjectPool.start(plan.count, data);
-      }
+      if (!started) count(stream.source.text.length);
       return pool?.offer(stream);
+    },
+    read: count,
+    setNamespaces: (ns) => {
+      namespaces = ns;
+      pool?.setNamespaces(ns);
     },
     stop: async () => {
       await pool?.close();
@@ -273,29 +293,27 @@ export async function runInject(req: InjectRequest): Promise<InjectResult> {
   const { inputs, skipped } = await listManifestInputs(req.inputs, req.readers);
   const base = await resolveBaseValues(req.base);
   const output = new ManifestOutput();
-  let workers: ReturnType<typeof injectOffload> | undefined;
+  let workers: WorkerOffload | undefined;
   try {
     const plan = workerPlan();
     const settings = proxySettings({ base: base.values, flags: req.flags, debugSidecar: req.debugSidecar, closeWaitTimeout: req.closeWaitTimeout });
     const defaultNamespace = base.client?.namespace ?? 'default';
-    let nsAnnotations = new Map<string, Record<string, string>>();
-    let read = 0;
-    if (req.manual) {
-      const facts = await namespaceFacts(inputs, defaultNamespace, base.client !== undefined);
-      read = facts.read;
-      if (base.client) nsAnnotations = await clusterNamespaceAnnotations(base.client, facts.workloadNamespaces);
-      for (const [k, v] of facts.annotations) nsAnnotations.set(k, v);
-    }
-    const injectSettings: InjectSettings = {
+    const cloneable: Omit<InjectSettings, 'namespaceAnnotations'> = {
       manual: req.manual,
       ...settings,
       controlPlaneNamespace: req.base.controlPlaneNamespace,
       createdBy: req.createdBy ?? cliCreatedBy(),
       defaultNamespace,
-      namespaceAnnotations: (ns) => nsAnnotations.get(ns),
     };
-    const { namespaceAnnotations: _, ...cloneable } = injectSettings;
-    workers = injectOffload(plan, { settings: cloneable, namespaces: nsAnnotations, format: req.output }, read);
+    workers = injectOffload(plan, { settings: cloneable, format: req.output });
+    let nsAnnotations = new Map<string, Record<string, string>>();
+    if (req.manual) {
+      const facts = await namespaceFacts(inputs, defaultNamespace, base.client !== undefined, workers.read);
+      if (base.client) nsAnnotations = await clusterNamespaceAnnotations(base.client, facts.workloadNamespaces);
+      for (const [k, v] of facts.annotations) nsAnnotations.set(k, v);
+    }
+    workers.setNamespaces(nsAnnotations);
+    const injectSettings: InjectSettings = { ...cloneable, namespaceAnnotations: (ns) => nsAnnotations.get(ns) };
     const run = await transformInputs(inputs, output, (stream) => injectStream(stream, injectSettings, req.output), workers.offload);
     return { deprecations: deprecationWarnings(req.flags), notes: base.notes, skipped, ...run, output };
   } catch (e) {

@@ -14,7 +14,7 @@ import { settings } from './generators.js';
  * Injection itself on workers is compared with one thread in test/cli/inject-workers.test.ts.
  */
 
-const DATA: InjectWorkerData = { settings: settings(true, []), namespaces: new Map(), format: 'auto' };
+const DATA: InjectWorkerData = { settings: settings(true, []), format: 'auto' };
 
 let dir: string;
 beforeAll(() => {
