@@ -8,8 +8,7 @@ import { UserError, firstLine } from '../errors.js';
 import type { ManifestStream } from '../manifest/stream.js';
 import { onInterrupt } from '../onInterrupt.js';
 import { snapshotBlobArg } from '../snapshotBlobArg.js';
-import type { InjectStreamResult } from './inject.js';
-import { rethrown, type InjectJob, type InjectReply, type InjectWorkerData, type NamespacesMessage } from './injectWorkerMessages.js';
+import { rethrown, type InjectJob, type InjectReply, type InjectWorkerData, type NamespacesMessage, type WorkerRun } from './injectWorkerMessages.js';
 
 /*
  * Large YAML inputs are injected on worker threads (injectWorker.ts): the main thread reads and
@@ -77,7 +76,7 @@ export function injectWorkerFile(): string | undefined {
 
 interface Pending {
   name: string;
-  resolve: (r: InjectStreamResult) => void;
+  resolve: (r: WorkerRun) => void;
   reject: (e: unknown) => void;
 }
 
@@ -134,7 +133,7 @@ export class InjectPool {
    * The stream's injection on a worker, or undefined when the main thread is to do it: it is not
    * one YAML document, it is large, or every worker has enough to do.
    */
-  offer(stream: ManifestStream): Promise<InjectStreamResult> | undefined {
+  offer(stream: ManifestStream): Promise<WorkerRun> | undefined {
     const { text, name, lineOffset } = stream.source;
     if (stream.segment !== true || text.length > MAX_WORKER_DOCUMENT) return undefined;
     let slot: Slot | undefined;
@@ -142,7 +141,7 @@ export class InjectPool {
     if (!slot) return undefined;
     const job: InjectJob = { id: this.nextId++, name, text, lineOffset: lineOffset ?? 0 };
     const pending = slot.pending;
-    const result = new Promise<InjectStreamResult>((resolve, reject) => pending.set(job.id, { name, resolve, reject }));
+    const result = new Promise<WorkerRun>((resolve, reject) => pending.set(job.id, { name, resolve, reject }));
     slot.worker.postMessage(job);
     return result;
   }

@@ -33,7 +33,10 @@ export interface InjectJob {
 export type Thrown =
   { kind: 'user'; message: string; exitCode: number; hint?: string; verbatim: boolean } | { kind: 'other'; name: string; message: string; stack?: string };
 
-export type InjectReply = { id: number; run: InjectStreamResult } | { id: number; thrown: Thrown };
+/** A worker's result: the document's text as UTF-8 bytes (their buffer is transferred). */
+export type WorkerRun = Omit<InjectStreamResult, 'output'> & { output?: { format: NonNullable<InjectStreamResult['output']>['format']; bytes: Uint8Array } };
+
+export type InjectReply = { id: number; run: WorkerRun } | { id: number; thrown: Thrown };
 
 export function thrownOf(e: unknown): Thrown {
   if (e instanceof UserError) return { kind: 'user', message: e.message, exitCode: e.exitCode, hint: e.hint, verbatim: e.verbatim };

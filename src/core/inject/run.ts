@@ -122,7 +122,8 @@ async function namespaceFacts(
 }
 
 interface StreamRun {
-  output?: StreamOutput;
+  /** The document's new text; from a worker thread, its UTF-8 bytes (moved, not copied). */
+  output?: StreamOutput | { format: StreamOutput['format']; bytes: Uint8Array };
   reports: DocReport[];
   notes: ReportNote[];
   errors: string[];
@@ -192,7 +193,7 @@ async function transformInputs(
       inputErrors.push(...r.errors);
       if (r.output && errors === undefined && inputErrors.length === 0) {
         output.setFormat(r.output.format);
-        output.write(r.output.text);
+        output.write('bytes' in r.output ? r.output.bytes : r.output.text);
       }
     };
     const waiting: Entry[] = [];
