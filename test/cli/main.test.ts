@@ -75,6 +75,7 @@ describe('flag errors', () => {
     [['identity', 'rotate', 'status', 'extra'], 'unknown command "extra" for "linkerd identity rotate status"', 'linkerd identity rotate status'],
     [['identity', 'rotate', 'bogus'], 'unknown command "bogus" for "linkerd identity rotate"', 'linkerd identity rotate'],
     [['completion', 'bash', 'zsh'], 'accepts at most 1 arg(s), received 2', 'linkerd completion'],
+    [['completion'], 'accepts 1 arg(s), received 0', 'linkerd completion'],
   ])('reports %j as cobra does: %s', async (args, message, path) => {
     const r = await runCli(args);
     expect(r.code).toBe(1);

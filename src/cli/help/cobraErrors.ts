@@ -34,9 +34,18 @@ export function usageHint(cmd: Command): string {
   return `Run '${commandPath(cmd)} --help' for usage.`;
 }
 
+/** A missing operand as cobra.ExactArgs/MinimumNArgs word it: how many the command takes, how many it got. */
+function missingArgumentText(message: string, cmd: Command): string {
+  if (!/^error: missing required argument '[^']*'\n?$/.test(message)) return message;
+  const required = cmd.registeredArguments.filter((a) => a.required).length;
+  return `error: accepts ${required} arg(s), received ${cmd.args.length}`;
+}
+
 /** Makes `cmd` and every command below it report parse errors in pflag's words, with the usage hint. */
 export function useCobraErrors(cmd: Command): void {
-  cmd.configureOutput({ outputError: (str, write) => write(`Error: ${pflagText(str, commandPath(cmd))}\n${usageHint(cmd)}\n`) });
+  cmd.configureOutput({
+    outputError: (str, write) => write(`Error: ${pflagText(missingArgumentText(str, cmd), commandPath(cmd))}\n${usageHint(cmd)}\n`),
+  });
   for (const sub of cmd.commands) useCobraErrors(sub);
 }
 

@@ -4,7 +4,7 @@ import { CstReader, cstGet, cstMap, cstPlain, cstSeq, type CstMap, type CstNode,
 import { itemsText, pairText, type BlockStyle } from '../manifest/emit.js';
 import { arrange } from '../manifest/patch/arrange.js';
 import { TextLayout } from '../manifest/patch/layout.js';
-import type { Patch } from '../manifest/patch/patch.js';
+import { applyPatches, type Patch } from '../manifest/patch/patch.js';
 import { YAML_OPTIONS } from '../manifest/stream.js';
 import { detectCstStyle } from '../manifest/style.js';
 import { LIST_KIND, NAMESPACE_KIND, SERVICE_KIND, workloadKind, type WorkloadKind } from './kinds.js';
@@ -221,12 +221,6 @@ export class CstPod implements PodTarget {
     }
     const arranged = arrange(patches);
     if (!Array.isArray(arranged)) return refuse();
-    let out = '';
-    let at = 0;
-    for (const p of arranged) {
-      out += text.slice(at, p.start) + p.text;
-      at = p.end;
-    }
-    return out + text.slice(at);
+    return applyPatches(text, arranged);
   }
 }

@@ -11,7 +11,7 @@ import { dealiased } from './patch/dealiased.js';
 import { FALLBACK, hadNoValue, type FallbackReason } from './patch/fallback.js';
 import { TextLayout } from './patch/layout.js';
 import { mapAdditions } from './patch/mapAdditions.js';
-import { rangeOf, type Collection, type EditLog, type Patch, type PatchResult, type Tombstone } from './patch/patch.js';
+import { applyPatches, rangeOf, type Collection, type EditLog, type Patch, type PatchResult, type Tombstone } from './patch/patch.js';
 import { removedItems, removedKeys } from './patch/removals.js';
 import { replacedScalars } from './patch/replacements.js';
 import { libraryText } from './patch/library.js';
@@ -478,15 +478,7 @@ export class DocEditor implements EditLog {
     const original = this.text.slice(this.region.start, this.region.end);
     if (this.unchanged()) return original;
     const patches = this.fallbackReason ? undefined : this.patches();
-    if (patches) {
-      let out = '';
-      let at = this.region.start;
-      for (const p of patches) {
-        out += this.text.slice(at, p.start) + p.text;
-        at = p.end;
-      }
-      return out + this.text.slice(at, this.region.end);
-    }
+    if (patches) return applyPatches(this.text, patches, this.region.start, this.region.end);
     return this.libraryText();
   }
 

@@ -50,25 +50,29 @@ export function seqLines(seq: readonly Plain[], col: number, style: BlockStyle, 
 }
 
 /**
- * Lines of frozen items (a proxy spec shared by many workloads, see inject.ts), by item, column
- * and layout: they cannot change, so their lines are rendered once.
+ * What is rendered of a frozen item (a proxy spec shared by many workloads, see inject.ts) at a
+ * column in a layout: it cannot change, so it is rendered once. Undefined for any other item.
  */
+function frozenMemo<T>(cache: WeakMap<object, Map<string, T>>, item: Plain, col: number, style: BlockStyle, render: () => T): T | undefined {
+  if (typeof item !== 'object' || item === null || !Object.isFrozen(item)) return undefined;
+  let byLayout = cache.get(item);
+  if (!byLayout) cache.set(item, (byLayout = new Map<string, T>()));
+  const key = `${col} ${style.indent} ${style.seqIndent} ${style.itemPad}`;
+  let rendered = byLayout.get(key);
+  if (rendered === undefined) {
+    rendered = render();
+    byLayout.set(key, rendered);
+  }
+  return rendered;
+}
+
+/** Lines of frozen items, by item, column and layout. */
 const FROZEN_LINES = new WeakMap<object, Map<string, readonly string[]>>();
 
 function itemLines(item: Plain, col: number, style: BlockStyle, out: string[]): void {
-  if (typeof item !== 'object' || item === null || !Object.isFrozen(item)) {
-    freshItemLines(item, col, style, out);
-    return;
-  }
-  let byLayout = FROZEN_LINES.get(item);
-  if (!byLayout) FROZEN_LINES.set(item, (byLayout = new Map<string, readonly string[]>()));
-  const key = `${col} ${style.indent} ${style.seqIndent} ${style.itemPad}`;
-  let lines = byLayout.get(key);
-  if (!lines) {
-    lines = freshItemLines(item, col, style, []);
-    byLayout.set(key, lines);
-  }
-  for (const line of lines) out.push(line);
+  const lines = frozenMemo(FROZEN_LINES, item, col, style, () => freshItemLines(item, col, style, []));
+  if (lines === undefined) freshItemLines(item, col, style, out);
+  else for (const line of lines) out.push(line);
 }
 
 function freshItemLines(item: Plain, col: number, style: BlockStyle, out: string[]): string[] {
@@ -139,28 +143,17 @@ export function itemsLines(items: readonly unknown[], col: number, style: BlockS
   return seqLines(items as Plain[], col, style);
 }
 
-/** The text of frozen items (their lines joined with `\n`), by item and layout, like FROZEN_LINES. */
+/** The text of frozen items (their lines joined with `\n`), by item, column and layout. */
 const FROZEN_TEXT = new WeakMap<object, Map<string, string>>();
 
 /** itemsLines joined with `\n`; the text of a frozen item is joined once. */
 export function itemsText(items: readonly unknown[], col: number, style: BlockStyle): string {
-  const texts: string[] = [];
-  for (const item of items as Plain[]) {
-    if (typeof item !== 'object' || item === null || !Object.isFrozen(item)) {
-      texts.push(seqLines([item], col, style).join('\n'));
-      continue;
-    }
-    let byLayout = FROZEN_TEXT.get(item);
-    if (!byLayout) FROZEN_TEXT.set(item, (byLayout = new Map<string, string>()));
-    const key = `${col} ${style.indent} ${style.seqIndent} ${style.itemPad}`;
-    let text = byLayout.get(key);
-    if (text === undefined) {
-      text = seqLines([item], col, style).join('\n');
-      byLayout.set(key, text);
-    }
-    texts.push(text);
-  }
-  return texts.join('\n');
+  return (items as Plain[])
+    .map((item) => {
+      const text = () => seqLines([item], col, style).join('\n');
+      return frozenMemo(FROZEN_TEXT, item, col, style, text) ?? text();
+    })
+    .join('\n');
 }
 
 /** pairLines joined with `\n`; a non-empty sequence value goes through itemsText. */

@@ -1,5 +1,5 @@
-import { isMap, isScalar, isSeq, type Document, type Node, type Pair } from 'yaml';
-import type { CstNode, CstPair } from './cst.js';
+import { isMap, isSeq, type Document, type Node, type Pair } from 'yaml';
+import type { CstNode } from './cst.js';
 import { DEFAULT_STYLE, type BlockStyle } from './emit.js';
 
 /*
@@ -29,40 +29,61 @@ function startOf(node: unknown): number | undefined {
   return r ? r[0] : undefined;
 }
 
-export function detectStyle(text: string, doc: Document, hint?: Node): BlockStyle {
+/** What the measuring walk needs of a tree: the Document's nodes, or the CST reader's (cst.ts). */
+interface StyleTree<N> {
+  /** A block mapping's pairs; undefined for anything else. */
+  pairs(node: N): ReadonlyArray<{ keyStart: number | undefined; value: N }> | undefined;
+  /** A block sequence's items; undefined for anything else. */
+  items(node: N): readonly N[] | undefined;
+  start(node: N): number | undefined;
+}
+
+const DOCUMENT_TREE: StyleTree<unknown> = {
+  pairs: (n) => (isMap(n) && !n.flow ? n.items.map((p: Pair) => ({ keyStart: startOf(p.key), value: p.value })) : undefined),
+  items: (n) => (isSeq(n) && !n.flow ? n.items : undefined),
+  start: startOf,
+};
+
+const CST_TREE: StyleTree<CstNode> = {
+  pairs: (n) => (n.type === 'map' && !n.flow ? n.pairs : undefined),
+  items: (n) => (n.type === 'seq' && !n.flow ? n.items : undefined),
+  start: (n) => n.range[0],
+};
+
+/** The walk over `roots` in order, each with a budget of 400 nodes, until all three are found. */
+function measureStyle<N>(text: string, roots: readonly N[], tree: StyleTree<N>): BlockStyle {
   const found: Partial<BlockStyle> = {};
   let budget = 400;
-  const visitPair = (pair: Pair, keyCol: number): void => {
-    const v = pair.value;
-    const vStart = startOf(v);
-    const kStart = startOf(pair.key);
-    if (vStart === undefined || kStart === undefined) return;
+  const visitPair = (keyStart: number, value: N): void => {
+    const vStart = tree.start(value);
     // Only block collections that start on a later line than their key tell us anything.
-    if (text.lastIndexOf('\n', vStart) < kStart) return;
-    if (isMap(v) && !v.flow && found.indent === undefined) {
+    if (vStart === undefined || text.lastIndexOf('\n', vStart) < keyStart) return;
+    const keyCol = columnOf(text, keyStart);
+    const items = tree.items(value);
+    if (tree.pairs(value) && found.indent === undefined) {
       const d = columnOf(text, vStart) - keyCol;
       if (d > 0) found.indent = d;
-    } else if (isSeq(v) && !v.flow && v.items.length > 0 && found.seqIndent === undefined) {
-      const dash = dashOffset(text, startOf(v.items[0]) ?? -1);
+    } else if (items && items.length > 0 && found.seqIndent === undefined) {
+      const first = items[0];
+      const dash = dashOffset(text, (first === undefined ? undefined : tree.start(first)) ?? -1);
       if (dash >= 0) {
         const d = columnOf(text, dash) - keyCol;
         if (d >= 0) found.seqIndent = d;
       }
     }
   };
-  const walk = (node: unknown): void => {
-    if (budget-- <= 0 || isScalar(node)) return;
+  const walk = (node: N): void => {
+    if (budget-- <= 0) return;
     if (found.indent !== undefined && found.seqIndent !== undefined && found.itemPad !== undefined) return;
-    if (isMap(node) && !node.flow) {
-      for (const pair of node.items) {
-        const k = startOf(pair.key);
-        if (k !== undefined) visitPair(pair, columnOf(text, k));
-      }
-      for (const pair of node.items) walk(pair.value);
-    } else if (isSeq(node) && !node.flow) {
-      for (const item of node.items) {
-        const s = startOf(item);
-        if (found.itemPad === undefined && isMap(item) && !item.flow && s !== undefined) {
+    const pairs = tree.pairs(node);
+    const items = pairs ? undefined : tree.items(node);
+    if (pairs) {
+      for (const p of pairs) if (p.keyStart !== undefined) visitPair(p.keyStart, p.value);
+      for (const p of pairs) walk(p.value);
+    } else if (items) {
+      for (const item of items) {
+        const s = tree.start(item);
+        if (found.itemPad === undefined && tree.pairs(item) && s !== undefined) {
           const dash = dashOffset(text, s);
           // `- name: x` on one line: the pad is the distance from the dash to the first key.
           if (dash >= 0 && text.lastIndexOf('\n', s) < dash) found.itemPad = s - dash;
@@ -71,9 +92,10 @@ export function detectStyle(text: string, doc: Document, hint?: Node): BlockStyl
       }
     }
   };
-  if (hint) walk(hint);
-  budget = 400;
-  walk(doc.contents);
+  for (const root of roots) {
+    budget = 400;
+    walk(root);
+  }
   return {
     indent: found.indent ?? DEFAULT_STYLE.indent,
     seqIndent: found.seqIndent ?? DEFAULT_STYLE.seqIndent,
@@ -81,46 +103,11 @@ export function detectStyle(text: string, doc: Document, hint?: Node): BlockStyl
   };
 }
 
+export function detectStyle(text: string, doc: Document, hint?: Node): BlockStyle {
+  return measureStyle(text, hint ? [hint, doc.contents] : [doc.contents], DOCUMENT_TREE);
+}
+
 /** detectStyle over a document read from the CST (see cst.ts): the same walk, budget and answers. */
 export function detectCstStyle(text: string, root: CstNode): BlockStyle {
-  const found: Partial<BlockStyle> = {};
-  let budget = 400;
-  const visitPair = (pair: CstPair, keyCol: number): void => {
-    const v = pair.value;
-    const vStart = v.range[0];
-    if (text.lastIndexOf('\n', vStart) < pair.keyStart) return;
-    if (v.type === 'map' && !v.flow && found.indent === undefined) {
-      const d = columnOf(text, vStart) - keyCol;
-      if (d > 0) found.indent = d;
-    } else if (v.type === 'seq' && !v.flow && v.items.length > 0 && found.seqIndent === undefined) {
-      const dash = dashOffset(text, v.items[0]?.range[0] ?? -1);
-      if (dash >= 0) {
-        const d = columnOf(text, dash) - keyCol;
-        if (d >= 0) found.seqIndent = d;
-      }
-    }
-  };
-  const walk = (node: CstNode): void => {
-    if (budget-- <= 0 || node.type === 'scalar') return;
-    if (found.indent !== undefined && found.seqIndent !== undefined && found.itemPad !== undefined) return;
-    if (node.type === 'map' && !node.flow) {
-      for (const pair of node.pairs) visitPair(pair, columnOf(text, pair.keyStart));
-      for (const pair of node.pairs) walk(pair.value);
-    } else if (node.type === 'seq' && !node.flow) {
-      for (const item of node.items) {
-        const s = item.range[0];
-        if (found.itemPad === undefined && item.type === 'map' && !item.flow) {
-          const dash = dashOffset(text, s);
-          if (dash >= 0 && text.lastIndexOf('\n', s) < dash) found.itemPad = s - dash;
-        }
-        walk(item);
-      }
-    }
-  };
-  walk(root);
-  return {
-    indent: found.indent ?? DEFAULT_STYLE.indent,
-    seqIndent: found.seqIndent ?? DEFAULT_STYLE.seqIndent,
-    itemPad: found.itemPad ?? DEFAULT_STYLE.itemPad,
-  };
+  return measureStyle(text, [root], CST_TREE);
 }

@@ -33,29 +33,23 @@ describe('image build --push (OCI distribution API against docker-registry on lo
   it('pushes a two-arch index; skopeo inspect docker:// reads it back; a second build pushes the same digest', async () => {
     await debRepository(repo, 'arm64');
     const ref = `${open.address}/linkerd/proxy:dev`;
-    const r = await buildImage({
-      config,
-      cwd: s.dir,
-      output: join(s.dir, 'oci'),
-      tag: 'linkerd/proxy:dev',
-      archs: ['amd64', 'arm64'],
-      packages: [],
-      push: { reference: ref, insecure: true, credentials: {} },
-    });
+    const buildAndPush = (output: string) =>
+      buildImage({
+        config,
+        cwd: s.dir,
+        output: join(s.dir, output),
+        tag: 'linkerd/proxy:dev',
+        archs: ['amd64', 'arm64'],
+        packages: [],
+        push: { reference: ref, insecure: true, credentials: {} },
+      });
+    const r = await buildAndPush('oci');
     expect(r.pushed).toBe(`${ref}@${r.digest}`);
     const raw = await skopeoInspect(`docker://${ref}`, true, ['--tls-verify=false']);
     expect(raw.mediaType).toBe('application/vnd.oci.image.index.v1+json');
     const arm = await skopeoInspect(`docker://${ref}`, false, ['--tls-verify=false', '--override-arch', 'arm64']);
     expect(arm.Layers).toEqual([r.images[1]?.layer.digest]);
-    const again = await buildImage({
-      config,
-      cwd: s.dir,
-      output: join(s.dir, 'oci2'),
-      tag: 'linkerd/proxy:dev',
-      archs: ['amd64', 'arm64'],
-      packages: [],
-      push: { reference: ref, insecure: true, credentials: {} },
-    });
+    const again = await buildAndPush('oci2');
     expect(again.digest).toBe(r.digest);
   });
 

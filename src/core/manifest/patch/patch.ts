@@ -14,6 +14,17 @@ export interface Patch {
   covers?: boolean;
 }
 
+/** `text` from `start` to `end` with the (arranged, non-overlapping, in order) patches applied. */
+export function applyPatches(text: string, patches: readonly Patch[], start = 0, end = text.length): string {
+  let out = '';
+  let at = start;
+  for (const p of patches) {
+    out += text.slice(at, p.start) + p.text;
+    at = p.end;
+  }
+  return out + text.slice(at, end);
+}
+
 export type Collection = YAMLMap | YAMLSeq;
 
 export interface Tombstone {
