@@ -8,12 +8,14 @@ import { UserError, firstLine } from '../errors.js';
 import type { ManifestStream } from '../manifest/stream.js';
 import { onInterrupt } from '../onInterrupt.js';
 import { snapshotBlobArg } from '../snapshotBlobArg.js';
-import { rethrown, type InjectJob, type InjectReply, type InjectWorkerData, type NamespacesMessage, type WorkerRun } from './injectWorkerMessages.js';
+import type { BatchRun } from './batch.js';
+import type { Offload } from './transform.js';
+import { rethrown, type InjectJob, type InjectReply, type InjectWorkerData, type NamespacesMessage } from './injectWorkerMessages.js';
 
 /*
  * Large YAML inputs are injected on worker threads (injectWorker.ts): the main thread reads and
- * cuts the input, hands documents out, injects some itself while every worker is busy, and writes
- * the results in input order (run.ts). Small inputs never start a worker: threads cost more to
+ * cuts the input, hands batches of documents out, injects batches itself while every worker is
+ * busy, and writes the results in input order (transform.ts). Small inputs never start a worker: threads cost more to
  * start than a few megabytes take to inject.
  */
 
@@ -21,8 +23,11 @@ import { rethrown, type InjectJob, type InjectReply, type InjectWorkerData, type
 export const WORKERS_AFTER = 2 << 20;
 /** Documents larger than this are injected on the main thread, whose heap is not capped. */
 const MAX_WORKER_DOCUMENT = 256 << 10;
-/** Documents in flight per worker. */
-const PER_WORKER = 8;
+/** Batches in flight per worker: one to work on, one waiting, so it never idles between them. */
+const PER_WORKER = 2;
+/** Characters of YAML per batch: 1/64 of the threshold (32 KiB by default), so small test inputs still make several. */
+const MAX_BATCH = 32 << 10;
+const MIN_BATCH = 1 << 10;
 const MAX_WORKERS = 4;
 /** A worker's heap: a document of MAX_WORKER_DOCUMENT needs a few megabytes. */
 const WORKER_HEAP_MB = 64;
@@ -76,7 +81,7 @@ export function injectWorkerFile(): string | undefined {
 
 interface Pending {
   name: string;
-  resolve: (r: WorkerRun) => void;
+  resolve: (r: BatchRun) => void;
   reject: (e: unknown) => void;
 }
 
@@ -130,18 +135,19 @@ export class InjectPool {
   }
 
   /**
-   * The stream's injection on a worker, or undefined when the main thread is to do it: it is not
-   * one YAML document, it is large, or every worker has enough to do.
+   * The batch's injection on a worker, or undefined when the main thread is to do it: a document
+   * in it is large, or every worker has enough to do.
    */
-  offer(stream: ManifestStream): Promise<WorkerRun> | undefined {
-    const { text, name, lineOffset } = stream.source;
-    if (stream.segment !== true || text.length > MAX_WORKER_DOCUMENT) return undefined;
+  offer(batch: readonly ManifestStream[]): Promise<BatchRun> | undefined {
+    const first = batch[0];
+    if (!first || batch.some((s) => s.source.text.length > MAX_WORKER_DOCUMENT)) return undefined;
     let slot: Slot | undefined;
     for (const s of this.slots) if (!s.dead && s.pending.size < PER_WORKER && (!slot || s.pending.size < slot.pending.size)) slot = s;
     if (!slot) return undefined;
-    const job: InjectJob = { id: this.nextId++, name, text, lineOffset: lineOffset ?? 0 };
+    const name = first.source.name;
+    const job: InjectJob = { id: this.nextId++, name, docs: batch.map((s) => ({ text: s.source.text, lineOffset: s.source.lineOffset ?? 0 })) };
     const pending = slot.pending;
-    const result = new Promise<WorkerRun>((resolve, reject) => pending.set(job.id, { name, resolve, reject }));
+    const result = new Promise<BatchRun>((resolve, reject) => pending.set(job.id, { name, resolve, reject }));
     slot.worker.postMessage(job);
     return result;
   }
@@ -150,11 +156,10 @@ export class InjectPool {
     const p = slot.pending.get(reply.id);
     if (!p) return;
     slot.pending.delete(reply.id);
-    if ('run' in reply) p.resolve(reply.run);
-    else p.reject(rethrown(reply.thrown));
+    p.resolve(reply.thrown === undefined ? { run: reply.run } : { run: reply.run, thrown: rethrown(reply.thrown) });
   }
 
-  /** A worker that failed fails every document it had: the run ends with an error naming the input. */
+  /** A worker that failed fails every batch it had: the run ends with an error naming the input. */
   private fail(slot: Slot, reason: string): void {
     slot.dead = true;
     for (const p of slot.pending.values()) p.reject(new UserError(`${p.name}: the worker thread injecting it failed: ${reason}`));
@@ -167,4 +172,49 @@ export class InjectPool {
     for (const s of this.slots) this.fail(s, 'it was stopped');
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
+}
+
+export interface WorkerOffload {
+  offload: Offload;
+  /** Counts characters of YAML read elsewhere (--manual's first pass). */
+  read: (chars: number) => void;
+  /** The namespaces' annotations, once known (before the first document is offered). */
+  setNamespaces: (namespaces: ReadonlyMap<string, Readonly<Record<string, string>>>) => void;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Injection on worker threads once `plan.after` characters of YAML were read, counting those
+ * `--manual`'s first pass read, during which they may start (see injectPool.ts); `stop` ends
+ * them, on every way out.
+ */
+export function workerOffload(plan: WorkerPlan, data: InjectWorkerData): WorkerOffload {
+  let read = 0;
+  let pool: InjectPool | undefined;
+  let started = plan.count < 1;
+  let namespaces: ReadonlyMap<string, Readonly<Record<string, string>>> | undefined;
+  const count = (chars: number) => {
+    read += chars;
+    if (started || read <= plan.after) return;
+    started = true;
+    pool = InjectPool.start(plan.count, data);
+    if (namespaces) pool?.setNamespaces(namespaces);
+  };
+  return {
+    offload: {
+      offer: (batch) => {
+        if (!started) for (const s of batch) count(s.source.text.length);
+        return pool?.offer(batch);
+      },
+      batchChars: Math.min(MAX_BATCH, Math.max(MIN_BATCH, Math.floor(plan.after / 64))),
+    },
+    read: count,
+    setNamespaces: (ns) => {
+      namespaces = ns;
+      pool?.setNamespaces(ns);
+    },
+    stop: async () => {
+      await pool?.close();
+    },
+  };
 }

@@ -21,22 +21,26 @@ export interface NamespacesMessage {
   namespaces: ReadonlyMap<string, Readonly<Record<string, string>>>;
 }
 
-/** One YAML document to inject: a segment of the input named `name`. */
+/** Consecutive YAML documents to inject: segments of the input named `name`. */
 export interface InjectJob {
   id: number;
   name: string;
-  text: string;
-  lineOffset: number;
+  docs: { text: string; lineOffset: number }[];
 }
 
 /** What a document's injection threw, in a form that survives the trip. */
 export type Thrown =
   { kind: 'user'; message: string; exitCode: number; hint?: string; verbatim: boolean } | { kind: 'other'; name: string; message: string; stack?: string };
 
-/** A worker's result: the document's text as UTF-8 bytes (their buffer is transferred). */
+/** A batch's result from a worker: the documents' text as UTF-8 bytes (their buffer is transferred). */
 export type WorkerRun = Omit<InjectStreamResult, 'output'> & { output?: { format: NonNullable<InjectStreamResult['output']>['format']; bytes: Uint8Array } };
 
-export type InjectReply = { id: number; run: WorkerRun } | { id: number; thrown: Thrown };
+export interface InjectReply {
+  id: number;
+  run: WorkerRun;
+  /** What the document after the batch's last result threw. */
+  thrown?: Thrown;
+}
 
 export function thrownOf(e: unknown): Thrown {
   if (e instanceof UserError) return { kind: 'user', message: e.message, exitCode: e.exitCode, hint: e.hint, verbatim: e.verbatim };

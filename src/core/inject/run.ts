@@ -3,12 +3,12 @@ import { cliCreatedBy } from '../version.js';
 import { ManifestOutput } from '../manifest/output.js';
 import { listManifestInputs, type ManifestInput, type SkippedEntry, type SourceReaders } from '../manifest/sources.js';
 import { inputStreams, type ManifestStream } from '../manifest/stream.js';
-import type { OutputFormat, StreamOutput } from '../manifest/write.js';
+import { transformInputs } from './transform.js';
+import type { OutputFormat } from '../manifest/write.js';
 import { deprecationWarnings, type SetFlag } from '../values/flags.js';
 import { clusterNamespaceAnnotations, resolveBaseValues, type BaseValuesOptions } from './baseValues.js';
 import { injectStream, type InjectSettings } from './inject.js';
-import { InjectPool, workerPlan, type WorkerPlan } from './injectPool.js';
-import type { InjectWorkerData } from './injectWorkerMessages.js';
+import { workerOffload, workerPlan, type WorkerOffload } from './injectPool.js';
 import { NAMESPACE_KIND, workloadKind } from './kinds.js';
 import { objectNodes } from './objects.js';
 import type { DocReport, ReportNote } from './report.js';
@@ -121,175 +121,6 @@ async function namespaceFacts(
   return facts;
 }
 
-interface StreamRun {
-  /** The document's new text; from a worker thread, its UTF-8 bytes (moved, not copied). */
-  output?: StreamOutput | { format: StreamOutput['format']; bytes: Uint8Array };
-  reports: DocReport[];
-  notes: ReportNote[];
-  errors: string[];
-}
-
-/** A document's run, done here or on a worker, waiting for those before it to be written. */
-interface Entry {
-  settled: boolean;
-  run?: StreamRun;
-  error?: { thrown: unknown };
-  /** Resolves once settled (never rejects). */
-  done: Promise<void>;
-}
-
-function settledEntry(work: () => StreamRun): Entry {
-  const entry: Entry = { settled: true, done: Promise.resolve() };
-  try {
-    entry.run = work();
-  } catch (e) {
-    entry.error = { thrown: e };
-  }
-  return entry;
-}
-
-function pendingEntry(p: Promise<StreamRun>): Entry {
-  const entry: Entry = { settled: false, done: Promise.resolve() };
-  entry.done = p.then(
-    (run) => {
-      entry.run = run;
-      entry.settled = true;
-    },
-    (e: unknown) => {
-      entry.error = { thrown: e };
-      entry.settled = true;
-    },
-  );
-  return entry;
-}
-
-/** Entries waiting to be written, per worker and beyond: bounds the memory held by results. */
-const MAX_WAITING = 256;
-
-/** Hands a stream to a worker (a promise of its run), or says no (undefined) so it is run here. */
-export type Offload = (stream: ManifestStream) => Promise<StreamRun> | undefined;
-
-/**
- * Runs `each` over every document of every input, writing what it returns; the reports are
- * gathered per input, and the first input with errors makes the whole output void. With
- * `offload`, documents may be run on workers meanwhile: results are still taken in input order,
- * so the output, the reports and the first error thrown are those of a run without.
- */
-async function transformInputs(
-  inputs: readonly ManifestInput[],
-  output: ManifestOutput,
-  each: (stream: ManifestStream) => StreamRun,
-  offload?: Offload,
-): Promise<{ inputs: InputReport[]; errors?: string[] }> {
-  const reports: InputReport[] = [];
-  let errors: string[] | undefined;
-  for (const input of inputs) {
-    const report: InputReport = { name: input.name, reports: [], notes: [] };
-    const inputErrors: string[] = [];
-    output.beginInput('yaml');
-    const apply = (r: StreamRun) => {
-      report.reports.push(...r.reports);
-      report.notes.push(...r.notes);
-      inputErrors.push(...r.errors);
-      if (r.output && errors === undefined && inputErrors.length === 0) {
-        output.setFormat(r.output.format);
-        output.write('bytes' in r.output ? r.output.bytes : r.output.text);
-      }
-    };
-    const waiting: Entry[] = [];
-    const flush = () => {
-      for (let head = waiting[0]; head?.settled; head = waiting[0]) {
-        waiting.shift();
-        if (head.error) throw head.error.thrown;
-        if (head.run) apply(head.run);
-      }
-    };
-    const drain = async () => {
-      for (let head = waiting[0]; head; head = waiting[0]) {
-        await head.done;
-        flush();
-      }
-    };
-    const streams = inputStreams(input);
-    try {
-      for (;;) {
-        let next: IteratorResult<ManifestStream>;
-        try {
-          next = await streams.next();
-        } catch (e) {
-          // A document read before the failure that failed itself is what a run without workers reports.
-          await drain();
-          throw e;
-        }
-        if (next.done === true) break;
-        const stream = next.value;
-        const job = offload?.(stream);
-        if (job) waiting.push(pendingEntry(job));
-        else if (waiting.length === 0) apply(each(stream));
-        else {
-          waiting.push(settledEntry(() => each(stream)));
-          // Lets the workers' results in while this thread does documents of its own.
-          await new Promise((resolve) => setImmediate(resolve));
-        }
-        flush();
-        while (waiting.length > MAX_WAITING) {
-          await waiting[0]?.done;
-          flush();
-        }
-      }
-    } finally {
-      await streams.return(undefined);
-    }
-    await drain();
-    if (inputErrors.length > 0) errors ??= inputErrors;
-    reports.push(report);
-  }
-  return { inputs: reports, errors };
-}
-
-interface WorkerOffload {
-  offload: Offload;
-  /** Counts characters of YAML read elsewhere (--manual's first pass). */
-  read: (chars: number) => void;
-  /** The namespaces' annotations, once known (before the first document is offered). */
-  setNamespaces: (namespaces: ReadonlyMap<string, Readonly<Record<string, string>>>) => void;
-  stop: () => Promise<void>;
-}
-
-/**
- * Injection on worker threads once `plan.after` characters of YAML were read, counting those
- * `--manual`'s first pass read, during which they may start (see injectPool.ts); `stop` ends
- * them, on every way out.
- */
-function injectOffload(plan: WorkerPlan, data: InjectWorkerData): WorkerOffload {
-  let read = 0;
-  let pool: InjectPool | undefined;
-  let started = plan.count < 1;
-  let namespaces: ReadonlyMap<string, Readonly<Record<string, string>>> | undefined;
-  const count = (chars: number) => {
-    read += chars;
-    if (started || read <= plan.after) return;
-    started = true;
-    pool = InjectPool.start(plan.count, data);
-    if (namespaces) pool?.setNamespaces(namespaces);
-  };
-  return {
-    offload: (stream) => {
-      if (stream.segment !== true) return undefined;
-      if (!started) count(stream.source.text.length);
-      return pool?.offer(stream);
-    },
-    read: count,
-    setNamespaces: (ns) => {
-      namespaces = ns;
-      pool?.setNamespaces(ns);
-    },
-    stop: async () => {
-      await pool?.close();
-    },
-  };
-}
-
 export async function runInject(req: InjectRequest): Promise<InjectResult> {
   const { inputs, skipped } = await listManifestInputs(req.inputs, req.readers);
   const base = await resolveBaseValues(req.base);
@@ -306,7 +137,7 @@ export async function runInject(req: InjectRequest): Promise<InjectResult> {
       createdBy: req.createdBy ?? cliCreatedBy(),
       defaultNamespace,
     };
-    workers = injectOffload(plan, { settings: cloneable, format: req.output });
+    workers = workerOffload(plan, { settings: cloneable, format: req.output });
     let nsAnnotations = new Map<string, Record<string, string>>();
     if (req.manual) {
       const facts = await namespaceFacts(inputs, defaultNamespace, base.client !== undefined, workers.read);

@@ -1,4 +1,4 @@
-import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writevSync } from 'node:fs';
 import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
@@ -104,9 +104,11 @@ export class ManifestOutput {
       this.file = path.join(dir, 'manifest');
       this.fd = openSync(this.file, 'wx', 0o600);
     }
-    const all = joined(this.parts);
-    if (typeof all === 'string') writeSync(this.fd, all);
-    else writeSync(this.fd, all);
+    // Each part as it is (no joined copy); fewer than 1024 of them, see append().
+    writevSync(
+      this.fd,
+      this.parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)),
+    );
     this.parts = [];
     this.inMemory = 0;
   }

@@ -78,7 +78,10 @@ function parseErrorReason(e: Error): string {
 }
 
 /** Documents kubectl would see: anything but `---` lines, `...` lines and whitespace. */
-function hasContent(text: string): boolean {
+export function hasContent(text: string): boolean {
+  // Most documents answer at their second line: one starting with anything but white space, `-`
+  // or `.` is content (markers start with those), found without cutting the text into lines.
+  if (/(?:^|\n)[^\s\-.]/.test(text)) return true;
   return text.split(/\r?\n/).some((l) => l.trim() !== '' && !/^(---|\.\.\.)(\s.*)?$/.test(l));
 }
 
@@ -277,7 +280,7 @@ export async function* inputStreams(input: ManifestInput, wanted?: (text: string
   }
   for await (const seg of docs) {
     const source = { name: input.name, text: seg.text, lineOffset: seg.lineOffset };
-    if (!hasContent(seg.text) || (wanted && !wanted(seg.text))) yield { source, format: 'yaml', docs: [] };
+    if ((wanted && !wanted(seg.text)) || !hasContent(seg.text)) yield { source, format: 'yaml', docs: [] };
     else yield segmentStream(source);
   }
 }

@@ -34,15 +34,15 @@ describe('inject worker pool', () => {
     ['exits.mjs', 'it stopped with exit code 3'],
     ['throws.mjs', 'boom'],
   ] as const) {
-    it(`fails the documents of a worker that ${script === 'exits.mjs' ? 'exits' : 'throws'}, naming the input`, async () => {
+    it(`fails the batches of a worker that ${script === 'exits.mjs' ? 'exits' : 'throws'}, naming the input`, async () => {
       const pool = InjectPool.start(1, DATA, path.join(dir, script));
       if (!pool) throw new Error('no pool');
       try {
-        const run = pool.offer(doc());
+        const run = pool.offer([doc()]);
         await expect(run).rejects.toThrow(UserError);
         await expect(run).rejects.toThrow(`deploy.yaml: the worker thread injecting it failed: ${reason}`);
         // A dead worker takes nothing more: the main thread injects the rest itself.
-        expect(pool.offer(doc())).toBeUndefined();
+        expect(pool.offer([doc()])).toBeUndefined();
       } finally {
         await pool.close();
       }
