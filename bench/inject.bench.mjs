@@ -6,14 +6,13 @@
 // 1.5×), linear growth (≤ 11× the time for 10× the workloads), peak RSS ≤ 1.2× the floor's, and
 // flat memory from 10,000 to 40,000 workloads (≤ 1.15×, measured with the heap capped at 96 MB so
 // that it is what is kept, not how much garbage V8 lets pile up before collecting). Each
-// measurement runs in a fresh process (compiled code from dist/, `npm run build` first) writing the
-// manifest to /dev/null, so its peak RSS is its own. BENCH_RUNS sets the runs per case (default 5;
+// measurement runs in a fresh process writing the manifest to /dev/null, so its peak RSS is its own;
+// inject runs as bin/linkerd runs it, from the bundle (`npm run build` first), through the CLI. BENCH_RUNS sets the runs per case (default 5;
 // the timed cases at the large size run in turns, see paired(); 1 run at the largest size);
 // BENCH_WORKLOADS the large size (default 10000). Inject runs as it would for a user (worker
 // threads past 2 MiB, injectPool.ts) and on one thread (LINKERD_TS_INJECT_WORKERS=0).
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { Writable } from 'node:stream';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -50,31 +49,32 @@ if (process.argv[2] === '--child') {
     ms = performance.now() - t0;
     bytes = out.length;
   } else {
-    const { runInject } = await import(pathToFileURL(path.join(root, 'dist/src/core/inject/index.js')).href);
-    const { injectText, printTransform } = await import(pathToFileURL(path.join(root, 'dist/src/cli/output/inject.js')).href);
+    // The CLI as bin/linkerd runs it: its bundle (dist/bundle), stdout on /dev/null, the report on stderr.
+    const { main, loadAllCommands } = await import(pathToFileURL(path.join(root, 'dist/bundle/main.js')).href);
+    // The commands' code is loaded before the clock starts, as the floor's yaml is.
+    await loadAllCommands();
+    bytes = 0;
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = (chunk, ...rest) => {
+      bytes += chunk.length;
+      return write(chunk, ...rest);
+    };
     const t0 = performance.now();
-    const r = await runInject({
-      inputs: [file],
-      manual: mode === 'manual',
-      output: 'auto',
-      flags: [],
-      debugSidecar: false,
-      base: { ignoreCluster: true, controlPlaneNamespace: 'linkerd', kube: { asGroup: [] }, trustAnchorsFile: anchors },
-    });
-    let written = 0;
-    const counter = new Writable({
-      write(chunk, _enc, done) {
-        written += chunk.length;
-        done();
-      },
-    });
-    const text = injectText(r, { verbose: false });
-    const code = await printTransform(r, text, counter, devNull);
+    await main([
+      process.execPath,
+      'linkerd',
+      'inject',
+      '--ignore-cluster',
+      '--identity-trust-anchors-file',
+      anchors,
+      ...(mode === 'manual' ? ['--manual'] : []),
+      file,
+    ]);
     ms = performance.now() - t0;
-    if (code !== 0) throw new Error(text.stderr);
-    bytes = written;
+    if (process.exitCode) throw new Error(`inject exited ${process.exitCode}`);
   }
-  process.stdout.write(JSON.stringify({ ms, bytes, rssMB: process.resourceUsage().maxRSS / 1024 }));
+  // The figures go out on descriptor 3: stdout is the manifest's.
+  writeSync(3, JSON.stringify({ ms, bytes, rssMB: process.resourceUsage().maxRSS / 1024 }));
   process.exit(0);
 }
 
@@ -84,11 +84,12 @@ function once(mode, file, heapMB = 4096, env = {}) {
   const r = spawnSync(process.execPath, [`--max-old-space-size=${heapMB}`, self, '--child', mode, file], {
     cwd: root,
     encoding: 'utf8',
-    maxBuffer: 1 << 20,
+    maxBuffer: 64 << 20,
     env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
   });
-  if (r.status !== 0) throw new Error(`${mode} ${file} exited ${r.status}: ${r.stderr}`);
-  return JSON.parse(r.stdout);
+  if (r.status !== 0) throw new Error(`${mode} ${file} exited ${r.status}: ${r.stderr.slice(-2000)}`);
+  return JSON.parse(r.output[3]);
 }
 
 function summary(results) {

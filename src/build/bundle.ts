@@ -11,6 +11,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { build, type BuildOptions } from 'esbuild';
 import { buildSnapshotBlob } from './snapshotBlob.js';
+import { yamlEnvOnce } from './yamlEnvOnce.js';
 
 const common: BuildOptions = {
   bundle: true,
@@ -25,6 +26,8 @@ const common: BuildOptions = {
   // 0.6 s to import; loaded only for exec/auth-provider/proxy kubeconfig users.
   // undici: only for fetch through a proxy.
   external: ['@kubernetes/client-node', 'undici'],
+  // yaml's debugging switches read once, not per token (see yamlEnvOnce.ts).
+  plugins: [yamlEnvOnce],
 };
 
 async function bundle(): Promise<void> {
