@@ -6,12 +6,13 @@
 // 1.5×), linear growth (≤ 11× the time for 10× the workloads), peak RSS ≤ 1.2× the floor's, and
 // flat memory from 10,000 to 40,000 workloads (≤ 1.15×, measured with the heap capped at 96 MB so
 // that it is what is kept, not how much garbage V8 lets pile up before collecting). Each
-// measurement runs in a fresh process (compiled code from dist/, `npm run build` first) writing the
-// manifest to /dev/null, so its peak RSS is its own. BENCH_RUNS sets the runs per case (default 3; 1 at the largest size);
-// BENCH_WORKLOADS the large size (default 10000).
+// measurement runs in a fresh process writing the manifest to /dev/null, so its peak RSS is its own;
+// inject runs as bin/linkerd runs it, from the bundle (`npm run build` first), through the CLI. BENCH_RUNS sets the runs per case (default 5;
+// the timed cases at the large size run in turns, see paired(); 1 run at the largest size);
+// BENCH_WORKLOADS the large size (default 10000). Inject runs as it would for a user (worker
+// threads past 2 MiB, injectPool.ts) and on one thread (LINKERD_TS_INJECT_WORKERS=0).
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { Writable } from 'node:stream';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -48,47 +49,71 @@ if (process.argv[2] === '--child') {
     ms = performance.now() - t0;
     bytes = out.length;
   } else {
-    const { runInject } = await import(pathToFileURL(path.join(root, 'dist/src/core/inject/index.js')).href);
-    const { injectText, printTransform } = await import(pathToFileURL(path.join(root, 'dist/src/cli/output/inject.js')).href);
+    // The CLI as bin/linkerd runs it: its bundle (dist/bundle), stdout on /dev/null, the report on stderr.
+    const { main, loadAllCommands } = await import(pathToFileURL(path.join(root, 'dist/bundle/main.js')).href);
+    // The commands' code is loaded before the clock starts, as the floor's yaml is.
+    await loadAllCommands();
+    bytes = 0;
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = (chunk, ...rest) => {
+      bytes += chunk.length;
+      return write(chunk, ...rest);
+    };
     const t0 = performance.now();
-    const r = await runInject({
-      inputs: [file],
-      manual: mode === 'manual',
-      output: 'auto',
-      flags: [],
-      debugSidecar: false,
-      base: { ignoreCluster: true, controlPlaneNamespace: 'linkerd', kube: { asGroup: [] }, trustAnchorsFile: anchors },
-    });
-    let written = 0;
-    const counter = new Writable({
-      write(chunk, _enc, done) {
-        written += chunk.length;
-        done();
-      },
-    });
-    const text = injectText(r, { verbose: false });
-    const code = await printTransform(r, text, counter, devNull);
+    await main([
+      process.execPath,
+      'linkerd',
+      'inject',
+      '--ignore-cluster',
+      '--identity-trust-anchors-file',
+      anchors,
+      ...(mode === 'manual' ? ['--manual'] : []),
+      file,
+    ]);
     ms = performance.now() - t0;
-    if (code !== 0) throw new Error(text.stderr);
-    bytes = written;
+    if (process.exitCode) throw new Error(`inject exited ${process.exitCode}`);
   }
-  process.stdout.write(JSON.stringify({ ms, bytes, rssMB: process.resourceUsage().maxRSS / 1024 }));
+  // The figures go out on descriptor 3: stdout is the manifest's.
+  writeSync(3, JSON.stringify({ ms, bytes, rssMB: process.resourceUsage().maxRSS / 1024 }));
   process.exit(0);
 }
 
 // ---------------------------------------------------------------- parent
 
-function measure(mode, file, runs, heapMB = 4096) {
-  const results = [];
-  for (let i = 0; i < runs; i++) {
-    const r = spawnSync(process.execPath, [`--max-old-space-size=${heapMB}`, self, '--child', mode, file], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 20 });
-    if (r.status !== 0) throw new Error(`${mode} ${file} exited ${r.status}: ${r.stderr}`);
-    results.push(JSON.parse(r.stdout));
-  }
+function once(mode, file, heapMB = 4096, env = {}) {
+  const r = spawnSync(process.execPath, [`--max-old-space-size=${heapMB}`, self, '--child', mode, file], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+  });
+  if (r.status !== 0) throw new Error(`${mode} ${file} exited ${r.status}: ${r.stderr.slice(-2000)}`);
+  return JSON.parse(r.output[3]);
+}
+
+function summary(results) {
   return { ms: median(results.map((r) => r.ms)), rssMB: Math.max(...results.map((r) => r.rssMB)), bytes: results[0].bytes };
 }
 
-const runs = Number(process.env.BENCH_RUNS ?? 3);
+function measure(mode, file, runs, heapMB = 4096, env = {}) {
+  return summary(Array.from({ length: runs }, () => once(mode, file, heapMB, env)));
+}
+
+/**
+ * The cases run in turns, each turn once each, so that a machine whose speed drifts (a shared VM
+ * swings by a fifth from minute to minute) slows a case and its floor alike; a ratio is the median
+ * of the turns' ratios.
+ */
+function paired(cases, file, runs) {
+  const results = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+  for (let i = 0; i < runs; i++) for (const [k, c] of Object.entries(cases)) results[k].push(once(c.mode, file, 4096, c.env));
+  const ratioTo = (k, base) => median(results[k].map((r, i) => r.ms / results[base][i].ms));
+  return { ...Object.fromEntries(Object.entries(results).map(([k, rs]) => [k, summary(rs)])), ratioTo };
+}
+
+const ONE_THREAD = { LINKERD_TS_INJECT_WORKERS: '0' };
+const runs = Number(process.env.BENCH_RUNS ?? 5);
 const large = Number(process.env.BENCH_WORKLOADS ?? 10000);
 const small = Math.max(1, Math.round(large / 10));
 const dir = mkdtempSync(path.join(os.tmpdir(), 'linkerd-inject-bench-'));
@@ -102,42 +127,57 @@ try {
   const mb = (n) => (readFileSync(files[n]).length / 1e6).toFixed(1);
   const row = (label, m) =>
     console.log(
-      `${label.padEnd(46)}: median ${m.ms.toFixed(0).padStart(6)} ms, peak RSS ${m.rssMB.toFixed(0).padStart(4)} MB, output ${(m.bytes / 1e6).toFixed(1)} MB`,
+      `${label.padEnd(52)}: median ${m.ms.toFixed(0).padStart(6)} ms, peak RSS ${m.rssMB.toFixed(0).padStart(4)} MB, output ${(m.bytes / 1e6).toFixed(1)} MB`,
     );
 
-  const floorLarge = measure('floor', files[large], runs);
-  const cstLarge = measure('cst', files[large], runs);
-  const manualLarge = measure('manual', files[large], runs);
+  const at = paired(
+    {
+      floor: { mode: 'floor' },
+      cst: { mode: 'cst' },
+      manual: { mode: 'manual' },
+      manualOne: { mode: 'manual', env: ONE_THREAD },
+      annotate: { mode: 'annotate' },
+      annotateOne: { mode: 'annotate', env: ONE_THREAD },
+    },
+    files[large],
+    runs,
+  );
   const manualSmall = measure('manual', files[small], runs);
   const manualHuge = measure('manual', files[huge], 1);
   // With the heap capped, peak RSS is what is kept, not how far V8 lets garbage pile up.
   const cappedLarge = measure('manual', files[large], 1, CAPPED_HEAP_MB);
   const cappedHuge = measure('manual', files[huge], 1, CAPPED_HEAP_MB);
-  const annotateLarge = measure('annotate', files[large], runs);
 
-  console.log(`input: ${small}, ${large} and ${huge} workloads (${mb(small)}, ${mb(large)} and ${mb(huge)} MB); ${runs} runs each (1 at ${huge})`);
-  row(`floor: yaml parse + stringify, ${large}`, floorLarge);
-  row(`yaml CST round trip (Parser + CST.stringify), ${large}`, cstLarge);
+  console.log(
+    `input: ${small}, ${large} and ${huge} workloads (${mb(small)}, ${mb(large)} and ${mb(huge)} MB); ${runs} turns at ${large}, ${runs} runs at ${small}, 1 at ${huge}; ${os.availableParallelism()} cores`,
+  );
+  row(`floor: yaml parse + stringify, ${large}`, at.floor);
+  row(`yaml CST round trip (Parser + CST.stringify), ${large}`, at.cst);
   row(`inject --manual, ${small}`, manualSmall);
-  row(`inject --manual, ${large}`, manualLarge);
+  row(`inject --manual, ${large}`, at.manual);
+  row(`inject --manual, ${large}, one thread`, at.manualOne);
   row(`inject --manual, ${huge}`, manualHuge);
-  row(`inject (annotations), ${large}`, annotateLarge);
+  row(`inject (annotations), ${large}`, at.annotate);
+  row(`inject (annotations), ${large}, one thread`, at.annotateOne);
   row(`inject --manual, ${large}, heap ≤ ${CAPPED_HEAP_MB} MB`, cappedLarge);
   row(`inject --manual, ${huge}, heap ≤ ${CAPPED_HEAP_MB} MB`, cappedHuge);
   const verdict = (ok) => (ok ? 'OK' : 'MISSED');
-  const ratio = manualLarge.ms / floorLarge.ms;
-  const scaling = manualLarge.ms / manualSmall.ms;
-  const rss = manualLarge.rssMB / floorLarge.rssMB;
+  const ratio = at.ratioTo('manual', 'floor');
+  const scaling = at.manual.ms / manualSmall.ms;
+  const rss = at.manual.rssMB / at.floor.rssMB;
   const flat = cappedHuge.rssMB / cappedLarge.rssMB;
-  console.log(`CST round trip: ${(cstLarge.ms / floorLarge.ms).toFixed(2)}× the floor`);
+  console.log(`CST round trip: ${at.ratioTo('cst', 'floor').toFixed(2)}× the floor`);
   console.log(`time, ratio to floor at ${large}: ${ratio.toFixed(2)}× (target ≤ ${TARGET_RATIO}×) ${verdict(ratio <= TARGET_RATIO)}`);
+  console.log(`  one thread: ${at.ratioTo('manualOne', 'floor').toFixed(2)}× the floor`);
   console.log(`scaling ${small} → ${large}: ${scaling.toFixed(2)}× for 10× the input (target ≤ ${TARGET_SCALING}×) ${verdict(scaling <= TARGET_SCALING)}`);
   console.log(`peak RSS, ratio to floor at ${large}: ${rss.toFixed(2)}× (target ≤ ${TARGET_RSS_RATIO}×) ${verdict(rss <= TARGET_RSS_RATIO)}`);
   console.log(
     `peak RSS ${large} → ${huge}, heap ≤ ${CAPPED_HEAP_MB} MB: ${flat.toFixed(2)}× for 4× the input (target ≤ ${TARGET_RSS_FLAT}×) ${verdict(flat <= TARGET_RSS_FLAT)}`,
   );
-  console.log(`peak RSS ${large} → ${huge}, uncapped: ${(manualHuge.rssMB / manualLarge.rssMB).toFixed(2)}× (V8 grows the heap with the work done)`);
-  console.log(`annotation mode at ${large}: ${(annotateLarge.ms / floorLarge.ms).toFixed(2)}× the floor`);
+  console.log(`peak RSS ${large} → ${huge}, uncapped: ${(manualHuge.rssMB / at.manual.rssMB).toFixed(2)}× (V8 grows the heap with the work done)`);
+  console.log(
+    `annotation mode at ${large}: ${at.ratioTo('annotate', 'floor').toFixed(2)}× the floor (one thread ${at.ratioTo('annotateOne', 'floor').toFixed(2)}×)`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -11,6 +11,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { build, type BuildOptions } from 'esbuild';
 import { buildSnapshotBlob } from './snapshotBlob.js';
+import { yamlEnvOnce } from './yamlEnvOnce.js';
 
 const common: BuildOptions = {
   bundle: true,
@@ -25,13 +26,16 @@ const common: BuildOptions = {
   // 0.6 s to import; loaded only for exec/auth-provider/proxy kubeconfig users.
   // undici: only for fetch through a proxy.
   external: ['@kubernetes/client-node', 'undici'],
+  // yaml's debugging switches read once, not per token (see yamlEnvOnce.ts).
+  plugins: [yamlEnvOnce],
 };
 
 async function bundle(): Promise<void> {
   rmSync('dist/bundle', { recursive: true, force: true });
   await build({
     ...common,
-    entryPoints: ['dist/src/cli/run.js', 'dist/src/cli/main.js'],
+    // Named outputs: dist/bundle/run.js, main.js and the inject worker's script (src/core/inject/injectPool.ts finds it there).
+    entryPoints: { run: 'dist/src/cli/run.js', main: 'dist/src/cli/main.js', injectWorker: 'dist/src/core/inject/injectWorker.js' },
     outdir: 'dist/bundle',
     format: 'esm',
     splitting: true,
@@ -43,7 +47,14 @@ async function bundle(): Promise<void> {
 async function snapshot(): Promise<void> {
   rmSync('dist/snapshot', { recursive: true, force: true });
   mkdirSync('dist/snapshot');
-  await build({ ...common, entryPoints: ['dist/src/cli/snapshot.js'], outfile: 'dist/snapshot/entry.cjs', format: 'cjs' });
+  // import.meta has no meaning in a snapshot: code that asks gets undefined (and esbuild no warning).
+  await build({
+    ...common,
+    entryPoints: ['dist/src/cli/snapshot.js'],
+    outfile: 'dist/snapshot/entry.cjs',
+    format: 'cjs',
+    define: { 'import.meta.url': 'undefined' },
+  });
   buildSnapshotBlob('dist/snapshot');
 }
 

@@ -11,18 +11,12 @@
 import path from 'node:path';
 import { startupSnapshot } from 'node:v8';
 import { renderInstall } from '../core/install/index.js';
+import { snapshotBlobArg } from '../core/snapshotBlobArg.js';
 import { setPackageLoader } from '../core/kube/clientNode.js';
 import { buildProgram, main } from './main.js';
 import { register as registerInstall } from './commands/install.js';
 import { register as registerVersion } from './commands/version.js';
 import { renderManifest } from './output/manifest.js';
-
-/** The snapshot file this process started from, from `--snapshot-blob FILE` (or `=FILE`). */
-function snapshotBlob(execArgv: readonly string[]): string | undefined {
-  const i = execArgv.indexOf('--snapshot-blob');
-  if (i >= 0) return execArgv[i + 1];
-  return execArgv.find((a) => a.startsWith('--snapshot-blob='))?.slice('--snapshot-blob='.length);
-}
 
 async function warmUp(): Promise<void> {
   const program = buildProgram();
@@ -35,7 +29,7 @@ async function warmUp(): Promise<void> {
 
 startupSnapshot.setDeserializeMainFunction(() => {
   // Packages outside the snapshot are required from the project the snapshot file lives in.
-  const blob = snapshotBlob(process.execArgv);
+  const blob = snapshotBlobArg(process.execArgv);
   if (blob) {
     // node:module is fetched now, not imported: it is not meant to be in a snapshot.
     const requireFromProject = process.getBuiltinModule('node:module').createRequire(path.resolve(blob));

@@ -106,4 +106,26 @@ describe('the npm package', () => {
     });
     expect(r.stdout).toContain('kind: Deployment');
   });
+
+  it('injects on a worker thread from the installed package, from the snapshot and from the bundle', async () => {
+    const manifest = path.join(work, 'deploy.yaml');
+    const deploy = (name: string) =>
+      `---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ${name}\nspec:\n  template:\n    spec:\n      containers:\n      - name: app\n        image: nginx\n`;
+    writeFileSync(manifest, deploy('a') + deploy('b'));
+    const inject = (dir: string, env: Record<string, string>) =>
+      run(
+        path.join(dir, 'bin', 'linkerd'),
+        ['inject', '--manual', '--ignore-cluster', '--identity-trust-anchors-file', path.join(REPO_ROOT, 'fixtures/certs/valid-trust-anchors.pem'), manifest],
+        { cwd: work, env: { PATH: process.env.PATH, HOME: work, NODE_DEBUG: 'worker', ...env } },
+      );
+    const oneThread = await inject(prefix, { LINKERD_TS_INJECT_WORKERS: '0' });
+    expect(oneThread.stderr).not.toMatch(/created Worker with ID/);
+    expect(oneThread.stdout).toContain('image: cr.l5d.io/linkerd/proxy:');
+    for (const dir of [prefix, bare]) {
+      // The threshold at 0 characters: the first batch goes to the worker; node logs the worker it starts.
+      const r = await inject(dir, { LINKERD_TS_INJECT_WORKERS: '1', LINKERD_TS_INJECT_WORKERS_AFTER: '0' });
+      expect(r.stderr).toMatch(/created Worker with ID/);
+      expect(r.stdout).toBe(oneThread.stdout);
+    }
+  });
 });

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { snapshotBlobArg } from '../../core/snapshotBlobArg.js';
 
 /*
  * `--verbose` stack traces that point at the TypeScript sources. The build writes source maps
@@ -13,9 +14,7 @@ type SourceMapInstance = InstanceType<typeof import('node:module').SourceMap>;
 
 /** The snapshot a run started from moved with the package: its entry sits beside the blob. */
 function snapshotEntry(): string | undefined {
-  const args = process.execArgv;
-  const i = args.indexOf('--snapshot-blob');
-  const blob = i >= 0 ? args[i + 1] : args.find((a) => a.startsWith('--snapshot-blob='))?.slice('--snapshot-blob='.length);
+  const blob = snapshotBlobArg();
   return blob === undefined ? undefined : path.join(path.dirname(path.resolve(blob)), 'entry.cjs');
 }
 

@@ -3,10 +3,12 @@ import { cliCreatedBy } from '../version.js';
 import { ManifestOutput } from '../manifest/output.js';
 import { listManifestInputs, type ManifestInput, type SkippedEntry, type SourceReaders } from '../manifest/sources.js';
 import { inputStreams, type ManifestStream } from '../manifest/stream.js';
-import type { OutputFormat, StreamOutput } from '../manifest/write.js';
+import { transformInputs } from './transform.js';
+import type { OutputFormat } from '../manifest/write.js';
 import { deprecationWarnings, type SetFlag } from '../values/flags.js';
 import { clusterNamespaceAnnotations, resolveBaseValues, type BaseValuesOptions } from './baseValues.js';
 import { injectStream, type InjectSettings } from './inject.js';
+import { workerOffload, workerPlan, type WorkerOffload } from './injectPool.js';
 import { NAMESPACE_KIND, workloadKind } from './kinds.js';
 import { objectNodes } from './objects.js';
 import type { DocReport, ReportNote } from './report.js';
@@ -92,11 +94,17 @@ const MAY_HOLD_NAMESPACE = /\bkind["']?\s*:\s*["']?(?:namespace|list)\b/i;
  * Namespace annotations and, with a cluster, the namespaces to read. Documents that cannot matter
  * are not parsed.
  */
-async function namespaceFacts(inputs: readonly ManifestInput[], fallback: string, withWorkloads: boolean): Promise<NamespaceFacts> {
+async function namespaceFacts(
+  inputs: readonly ManifestInput[],
+  fallback: string,
+  withWorkloads: boolean,
+  onRead: (chars: number) => void,
+): Promise<NamespaceFacts> {
   const facts: NamespaceFacts = { annotations: new Map(), workloadNamespaces: new Set() };
   const wanted = withWorkloads ? undefined : (text: string) => MAY_HOLD_NAMESPACE.test(text);
   for (const input of inputs) {
     for await (const stream of inputStreams(input, wanted)) {
+      if (stream.format === 'yaml') onRead(stream.source.text.length);
       for (const { obj } of roots(stream)) {
         const kind = typeof obj.kind === 'string' ? obj.kind.toLowerCase() : '';
         if (kind === NAMESPACE_KIND) {
@@ -113,71 +121,38 @@ async function namespaceFacts(inputs: readonly ManifestInput[], fallback: string
   return facts;
 }
 
-interface StreamRun {
-  output?: StreamOutput;
-  reports: DocReport[];
-  notes: ReportNote[];
-  errors: string[];
-}
-
-/**
- * Runs `each` over every document of every input, writing what it returns; the reports are
- * gathered per input, and the first input with errors makes the whole output void.
- */
-async function transformInputs(
-  inputs: readonly ManifestInput[],
-  output: ManifestOutput,
-  each: (stream: ManifestStream) => StreamRun,
-): Promise<{ inputs: InputReport[]; errors?: string[] }> {
-  const reports: InputReport[] = [];
-  let errors: string[] | undefined;
-  for (const input of inputs) {
-    const report: InputReport = { name: input.name, reports: [], notes: [] };
-    const inputErrors: string[] = [];
-    output.beginInput('yaml');
-    for await (const stream of inputStreams(input)) {
-      const r = each(stream);
-      report.reports.push(...r.reports);
-      report.notes.push(...r.notes);
-      inputErrors.push(...r.errors);
-      if (r.output && errors === undefined && inputErrors.length === 0) {
-        output.setFormat(r.output.format);
-        output.write(r.output.text);
-      }
-    }
-    if (inputErrors.length > 0) errors ??= inputErrors;
-    reports.push(report);
-  }
-  return { inputs: reports, errors };
-}
-
 export async function runInject(req: InjectRequest): Promise<InjectResult> {
   const { inputs, skipped } = await listManifestInputs(req.inputs, req.readers);
   const base = await resolveBaseValues(req.base);
   const output = new ManifestOutput();
+  let workers: WorkerOffload | undefined;
   try {
+    const plan = workerPlan();
     const settings = proxySettings({ base: base.values, flags: req.flags, debugSidecar: req.debugSidecar, closeWaitTimeout: req.closeWaitTimeout });
     const defaultNamespace = base.client?.namespace ?? 'default';
-    let nsAnnotations = new Map<string, Record<string, string>>();
-    if (req.manual) {
-      const facts = await namespaceFacts(inputs, defaultNamespace, base.client !== undefined);
-      if (base.client) nsAnnotations = await clusterNamespaceAnnotations(base.client, facts.workloadNamespaces);
-      for (const [k, v] of facts.annotations) nsAnnotations.set(k, v);
-    }
-    const injectSettings: InjectSettings = {
+    const cloneable: Omit<InjectSettings, 'namespaceAnnotations'> = {
       manual: req.manual,
       ...settings,
       controlPlaneNamespace: req.base.controlPlaneNamespace,
       createdBy: req.createdBy ?? cliCreatedBy(),
       defaultNamespace,
-      namespaceAnnotations: (ns) => nsAnnotations.get(ns),
     };
-    const run = await transformInputs(inputs, output, (stream) => injectStream(stream, injectSettings, req.output));
+    workers = workerOffload(plan, { settings: cloneable, format: req.output });
+    let nsAnnotations = new Map<string, Record<string, string>>();
+    if (req.manual) {
+      const facts = await namespaceFacts(inputs, defaultNamespace, base.client !== undefined, workers.read);
+      if (base.client) nsAnnotations = await clusterNamespaceAnnotations(base.client, facts.workloadNamespaces);
+      for (const [k, v] of facts.annotations) nsAnnotations.set(k, v);
+    }
+    workers.setNamespaces(nsAnnotations);
+    const injectSettings: InjectSettings = { ...cloneable, namespaceAnnotations: (ns) => nsAnnotations.get(ns) };
+    const run = await transformInputs(inputs, output, (stream) => injectStream(stream, injectSettings, req.output), workers.offload);
     return { deprecations: deprecationWarnings(req.flags), notes: base.notes, skipped, ...run, output };
   } catch (e) {
     output.dispose();
     throw e;
   } finally {
+    await workers?.stop();
     base.client?.close();
   }
 }

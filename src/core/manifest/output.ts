@@ -1,4 +1,4 @@
-import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writevSync } from 'node:fs';
 import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,11 +17,32 @@ import type { ManifestFormat } from './stream.js';
  * (kubectl picks its decoder from the start), so it is printed with a leading `---`.
  */
 
+/** A piece of output: text, or UTF-8 bytes (what an inject worker thread sends back). */
+type Part = string | Uint8Array;
+
+const decoder = new TextDecoder();
+
+/** The last `n` characters of a part (of bytes: decoded from enough of their end). */
+function tailOf(part: Part, n: number): string {
+  return typeof part === 'string' ? part.slice(-n) : decoder.decode(part.subarray(Math.max(0, part.length - 4 * n))).slice(-n);
+}
+
+/** The first `n` characters of a part. */
+function headOf(part: Part, n: number): string {
+  return typeof part === 'string' ? part.slice(0, n) : decoder.decode(part.subarray(0, 4 * n)).slice(0, n);
+}
+
+/** Parts as one string, or as one buffer when any of them is bytes. */
+function joined(parts: readonly Part[]): string | Buffer {
+  if (parts.every((p) => typeof p === 'string')) return parts.join('');
+  return Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
+}
+
 /** Characters kept in memory before the rest goes to a temporary file. */
 export const MEMORY_LIMIT = 8 << 20;
 
 export class ManifestOutput {
-  private parts: string[] = [];
+  private parts: Part[] = [];
   private inMemory = 0;
   private file: string | undefined;
   private fd: number | undefined;
@@ -50,13 +71,13 @@ export class ManifestOutput {
     if (!this.inputStarted) this.inputFormat = format;
   }
 
-  write(text: string): void {
-    if (text === '') return;
+  write(text: Part): void {
+    if (text.length === 0) return;
     if (!this.inputStarted) {
       this.inputStarted = true;
       if (this.started && !this.tail.endsWith('\n')) this.append('\n');
       const bothJson = this.lastFormat === 'json' && this.inputFormat === 'json';
-      if (this.started && !bothJson && !/^(\ufeff)?---/.test(text) && !/---\r?\n$/.test(this.tail)) this.append('---\n');
+      if (this.started && !bothJson && !/^(\ufeff)?---/.test(headOf(text, 4)) && !/---\r?\n$/.test(this.tail)) this.append('---\n');
       if (this.firstFormat === 'json' && this.inputFormat === 'yaml') this.leadingSeparator = true;
       this.firstFormat ??= this.inputFormat;
       this.lastFormat = this.inputFormat;
@@ -64,14 +85,14 @@ export class ManifestOutput {
     this.append(text);
   }
 
-  private append(text: string): void {
+  private append(text: Part): void {
     this.started = true;
-    this.tail = (this.tail + text).slice(-8);
+    this.tail = (this.tail + tailOf(text, 8)).slice(-8);
     this.parts.push(text);
     this.inMemory += text.length;
     if (this.inMemory > this.memoryLimit) this.spill();
     // Many small documents (or bare separators) as one string, not a million small ones.
-    else if (this.parts.length >= 1024) this.parts = [this.parts.join('')];
+    else if (this.parts.length >= 1024) this.parts = [joined(this.parts)];
   }
 
   private spill(): void {
@@ -83,7 +104,11 @@ export class ManifestOutput {
       this.file = path.join(dir, 'manifest');
       this.fd = openSync(this.file, 'wx', 0o600);
     }
-    writeSync(this.fd, this.parts.join(''));
+    // Each part as it is (no joined copy); fewer than 1024 of them, see append().
+    writevSync(
+      this.fd,
+      this.parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)),
+    );
     this.parts = [];
     this.inMemory = 0;
   }
@@ -97,7 +122,7 @@ export class ManifestOutput {
     if (this.file !== undefined) {
       for await (const chunk of createReadStream(this.file)) await put(chunk as Buffer);
     }
-    if (this.parts.length > 0) await put(this.parts.join(''));
+    if (this.parts.length > 0) await put(joined(this.parts));
   }
 
   /** The whole output as one string (tests, small outputs). */
@@ -106,7 +131,7 @@ export class ManifestOutput {
     if (this.file !== undefined) {
       for await (const chunk of createReadStream(this.file, 'utf8')) s += chunk as string;
     }
-    return s + this.parts.join('');
+    return s + this.parts.map((p) => (typeof p === 'string' ? p : decoder.decode(p))).join('');
   }
 
   /** Frees the temporary file, if any. */

@@ -44,7 +44,7 @@ export interface ManifestStream {
 }
 
 /** A stream of one segment whose documents are parsed on first use. */
-function segmentStream(source: ManifestSource): ManifestStream {
+export function segmentStream(source: ManifestSource): ManifestStream {
   let docs: readonly ManifestDoc[] | undefined;
   return {
     source,
@@ -69,14 +69,19 @@ export const YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
     ),
 };
 
+const outOfStack = (e: Error) => e.message.startsWith('Maximum call stack size exceeded');
+
 /** A parser error's reason; the parser's own stack running out is nesting past any limit we keep. */
 function parseErrorReason(e: Error): string {
-  if (e.message.startsWith('Maximum call stack size exceeded')) return `nested more than ${MAX_NESTING_DEPTH} levels deep`;
+  if (outOfStack(e)) return `nested more than ${MAX_NESTING_DEPTH} levels deep`;
   return firstLine(e).replace(/ at line \d+, column \d+:?$/, '');
 }
 
 /** Documents kubectl would see: anything but `---` lines, `...` lines and whitespace. */
-function hasContent(text: string): boolean {
+export function hasContent(text: string): boolean {
+  // Most documents answer at their second line: one starting with anything but white space, `-`
+  // or `.` is content (markers start with those), found without cutting the text into lines.
+  if (/(?:^|\n)[^\s\-.]/.test(text)) return true;
   return text.split(/\r?\n/).some((l) => l.trim() !== '' && !/^(---|\.\.\.)(\s.*)?$/.test(l));
 }
 
@@ -96,7 +101,9 @@ export function parseYamlStream(source: ManifestSource): ManifestStream {
   for (const doc of list) {
     const err = doc.errors[0];
     if (err) {
-      const pos = err.linePos?.[0] ?? where(err.pos[0]);
+      // Where the stack runs out depends on the thread and the caller, so that is reported where
+      // the document starts, as the nesting limit below is (the same text on any thread).
+      const pos = outOfStack(err) ? where(doc.range[0]) : (err.linePos?.[0] ?? where(err.pos[0]));
       throw positionError(name, pos.line + lines, pos.col, parseErrorReason(err));
     }
     const tooDeep = checkYamlDepth(doc);
@@ -273,7 +280,7 @@ export async function* inputStreams(input: ManifestInput, wanted?: (text: string
   }
   for await (const seg of docs) {
     const source = { name: input.name, text: seg.text, lineOffset: seg.lineOffset };
-    if (!hasContent(seg.text) || (wanted && !wanted(seg.text))) yield { source, format: 'yaml', docs: [] };
+    if ((wanted && !wanted(seg.text)) || !hasContent(seg.text)) yield { source, format: 'yaml', docs: [] };
     else yield segmentStream(source);
   }
 }

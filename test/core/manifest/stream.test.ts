@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseManifestStream } from '../../../src/core/manifest/stream.js';
+import { hasContent, parseManifestStream } from '../../../src/core/manifest/stream.js';
 import { renderStream } from '../../../src/core/manifest/write.js';
 
 const stream = (text: string, name = 'in.yaml') => parseManifestStream({ name, text });
@@ -69,5 +69,27 @@ describe('renderStream', () => {
       );
     const s = stream(bomb.join('\n') + '\n', 'bomb.yaml');
     expect(() => renderStream(s, [], 'json')).toThrow(/^bomb\.yaml:1:1: aliases expand it past 1,000,000 nodes/);
+  });
+});
+
+describe('hasContent', () => {
+  // The line-by-line definition the quick check must agree with.
+  const byLines = (text: string) => text.split(/\r?\n/).some((l) => l.trim() !== '' && !/^(---|\.\.\.)(\s.*)?$/.test(l));
+
+  it('agrees with the line-by-line definition on 50,000 random texts of markers, breaks and spaces', () => {
+    const alphabet = ['-', '.', '---', '...', '\n', '\r', '\r\n', ' ', '\t', 'a', '#', '\u2028', '\ufeff', '\u00a0'];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let i = 0; i < 50_000; i++) {
+      let text = '';
+      for (let n = next() % 10; n > 0; n--) text += alphabet[next() % alphabet.length] ?? '';
+      expect(hasContent(text), JSON.stringify(text)).toBe(byLines(text));
+    }
+  });
+
+  it('sees content after a lone CR only when it starts a line of its own', () => {
+    expect(hasContent('---\r# not a line of its own')).toBe(false);
+    expect(hasContent('---\r\n# a comment is content')).toBe(true);
+    expect(hasContent('---\n...\n  \n')).toBe(false);
   });
 });
