@@ -109,7 +109,7 @@ export async function main(argv: string[]): Promise<void> {
   const entry = COMMANDS.find((c) => c.name === wanted || c.aliases?.includes(wanted ?? ''));
   const toLoad = entry ? [entry] : COMMANDS;
   for (const c of toLoad) (await c.load()).register(program);
-  useCobraErrors(program);
+  useCobraErrors(program, args);
 
   if (wanted && !entry && !['help'].includes(wanted)) {
     const { runPlugin } = await import('./plugin.js');

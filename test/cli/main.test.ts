@@ -71,6 +71,12 @@ describe('flag errors', () => {
     [['install', '--bogus=1'], 'unknown flag: --bogus', 'linkerd install'],
     [['version', '--client', '-x'], "unknown shorthand flag: 'x' in -x", 'linkerd version'],
     [['check', '--output'], 'flag needs an argument: --output', 'linkerd check'],
+    [['check', '-n'], "flag needs an argument: 'n' in -n", 'linkerd check'],
+    // A global flag's error names the command being run, wherever the flag stands.
+    [['install', '-L'], "flag needs an argument: 'L' in -L", 'linkerd install'],
+    [['install', '--linkerd-namespace'], 'flag needs an argument: --linkerd-namespace', 'linkerd install'],
+    [['--context', 'x', 'identity', 'rotate', 'status', '-L'], "flag needs an argument: 'L' in -L", 'linkerd identity rotate status'],
+    [['-L'], "flag needs an argument: 'L' in -L", 'linkerd'],
     [['version', 'extra'], 'unknown command "extra" for "linkerd version"', 'linkerd version'],
     [['identity', 'rotate', 'status', 'extra'], 'unknown command "extra" for "linkerd identity rotate status"', 'linkerd identity rotate status'],
     [['identity', 'rotate', 'bogus'], 'unknown command "bogus" for "linkerd identity rotate"', 'linkerd identity rotate'],

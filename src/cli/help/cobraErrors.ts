@@ -15,8 +15,56 @@ export function commandPath(cmd: Command): string {
   return names.join(' ');
 }
 
+/** Whether `token` (`-x` or `--name`, no `=value`) is an option of `cmd` or its ancestors that takes a value. */
+function takesValue(cmd: Command, token: string): boolean {
+  if (token.includes('=')) return false;
+  for (let c: Command | null = cmd; c; c = c.parent) {
+    const opt = c.options.find((o) => o.long === token || o.short === token);
+    if (opt) return opt.required || opt.optional;
+  }
+  return false;
+}
+
+/**
+ * The command the arguments name (`install -L` names install): the root reports errors in flags
+ * it owns, wherever they stand, and cobra's hint names the command being run.
+ */
+export function commandNamed(root: Command, args: readonly string[]): Command {
+  let cmd = root;
+  let skip = false;
+  for (const a of args) {
+    if (skip) {
+      skip = false;
+      continue;
+    }
+    if (a === '--') break;
+    if (a.startsWith('-')) {
+      skip = takesValue(cmd, a);
+      continue;
+    }
+    const sub = cmd.commands.find((c) => c.name() === a || c.aliases().includes(a));
+    if (!sub) break;
+    cmd = sub;
+  }
+  return cmd;
+}
+
+/**
+ * How a flag that lacks its value was typed, in pflag's words: `--namespace`, or `'n' in -n` for a
+ * shorthand (also the last of a group, `'n' in -vn`). The last such word before `--` is the one.
+ */
+function typedFlag(args: readonly string[], long: string, short: string | undefined): string {
+  const end = args.indexOf('--');
+  for (const a of [...(end < 0 ? args : args.slice(0, end))].reverse()) {
+    if (a === long) return long;
+    const c = short?.slice(1);
+    if (c !== undefined && /^-[^-]/.test(a) && a.endsWith(c)) return `'${c}' in ${a}`;
+  }
+  return long;
+}
+
 /** One commander error message (`error: …`, maybe a suggestion line) of the command at `path` as pflag and cobra word it. */
-export function pflagText(message: string, path: string): string {
+export function pflagText(message: string, path: string, args: readonly string[] = []): string {
   const [first = '', ...rest] = message
     .replace(/^error: /, '')
     .replace(/\n$/, '')
@@ -25,7 +73,7 @@ export function pflagText(message: string, path: string): string {
   let m: RegExpExecArray | null;
   if ((m = /^unknown option '(--[^'=]+)(?:=[^']*)?'$/.exec(first))) line = `unknown flag: ${m[1] ?? ''}`;
   else if ((m = /^unknown option '-([^-'])([^']*)'$/.exec(first))) line = `unknown shorthand flag: '${m[1] ?? ''}' in -${m[1] ?? ''}${m[2] ?? ''}`;
-  else if ((m = /^option '(?:-\w, )?(--[\w-]+)[^']*' argument missing$/.exec(first))) line = `flag needs an argument: ${m[1] ?? ''}`;
+  else if ((m = /^option '(?:(-\w), )?(--[\w-]+)[^']*' argument missing$/.exec(first))) line = `flag needs an argument: ${typedFlag(args, m[2] ?? '', m[1])}`;
   else if ((m = /^unknown command '([^']*)'$/.exec(first))) line = `unknown command "${m[1] ?? ''}" for "${path}"`;
   return [line, ...rest].join('\n');
 }
@@ -41,12 +89,18 @@ function missingArgumentText(message: string, cmd: Command): string {
   return `error: accepts ${required} arg(s), received ${cmd.args.length}`;
 }
 
-/** Makes `cmd` and every command below it report parse errors in pflag's words, with the usage hint. */
-export function useCobraErrors(cmd: Command): void {
+/**
+ * Makes `cmd` and every command below it report parse errors in pflag's words, with the usage
+ * hint of the command `args` (the command line, without node and the script) run.
+ */
+export function useCobraErrors(cmd: Command, args: readonly string[]): void {
   cmd.configureOutput({
-    outputError: (str, write) => write(`Error: ${pflagText(missingArgumentText(str, cmd), commandPath(cmd))}\n${usageHint(cmd)}\n`),
+    outputError: (str, write) => {
+      const running = cmd.parent ? cmd : commandNamed(cmd, args);
+      write(`Error: ${pflagText(missingArgumentText(str, cmd), commandPath(running), args)}\n${usageHint(running)}\n`);
+    },
   });
-  for (const sub of cmd.commands) useCobraErrors(sub);
+  for (const sub of cmd.commands) useCobraErrors(sub, args);
 }
 
 /**

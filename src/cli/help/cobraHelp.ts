@@ -1,4 +1,5 @@
 import type { Command, Help, Option } from 'commander';
+import { commandPath } from './cobraErrors.js';
 
 /*
  * Help in cobra's layout (Usage, Aliases, Examples, Available Commands, Flags, Global Flags), with
@@ -83,12 +84,6 @@ function inheritedFlagRows(cmd: Command): FlagRow[] {
     for (const o of p.options) if (!o.hidden && !isHelpOption(o)) rows.push(flagRow(o, o.description));
   }
   return rows;
-}
-
-function commandPath(cmd: Command): string {
-  const names: string[] = [];
-  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
-  return names.join(' ');
 }
 
 /** ` NAME`, ` [NAME]`, ` [NAME...]`: required, optional, repeatable. */
