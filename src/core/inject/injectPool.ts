@@ -184,9 +184,9 @@ export interface WorkerOffload {
 }
 
 /**
- * Injection on worker threads once `plan.after` characters of YAML were read, counting those
- * `--manual`'s first pass read, during which they may start (see injectPool.ts); `stop` ends
- * them, on every way out.
+ * Injection on worker threads (an InjectPool) once `plan.after` characters of YAML were read,
+ * counting those `--manual`'s first pass read, during which they may start; `stop` ends them, on
+ * every way out.
  */
 export function workerOffload(plan: WorkerPlan, data: InjectWorkerData): WorkerOffload {
   let read = 0;

@@ -3,7 +3,6 @@ import { cliCreatedBy } from '../version.js';
 import { ManifestOutput } from '../manifest/output.js';
 import { listManifestInputs, type ManifestInput, type SkippedEntry, type SourceReaders } from '../manifest/sources.js';
 import { inputStreams, type ManifestStream } from '../manifest/stream.js';
-import { transformInputs } from './transform.js';
 import type { OutputFormat } from '../manifest/write.js';
 import { deprecationWarnings, type SetFlag } from '../values/flags.js';
 import { clusterNamespaceAnnotations, resolveBaseValues, type BaseValuesOptions } from './baseValues.js';
@@ -13,6 +12,7 @@ import { NAMESPACE_KIND, workloadKind } from './kinds.js';
 import { objectNodes } from './objects.js';
 import type { DocReport, ReportNote } from './report.js';
 import { proxySettings } from './settings.js';
+import { transformInputs } from './transform.js';
 import { uninjectStream } from './uninject.js';
 
 /*
