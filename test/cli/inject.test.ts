@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LINKERD_BIN, REPO_ROOT, runCli } from '../support/cli.js';
@@ -49,6 +50,25 @@ describe('linkerd inject (CLI)', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^‼ no Kubernetes configuration found \(.*\); using default values/);
     expect(r.stdout).toContain('linkerd.io/inject: enabled');
+  });
+
+  it('fails as linkerd does when the kubeconfig from KUBECONFIG cannot give credentials', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'l5d-inject-kc-'));
+    try {
+      const kubeconfig = path.join(dir, 'config');
+      // The plugin fails before any connection is tried.
+      writeFileSync(
+        kubeconfig,
+        'apiVersion: v1\nkind: Config\ncurrent-context: c\nclusters:\n- name: c\n  cluster: {server: "https://127.0.0.1:1"}\ncontexts:\n- name: c\n  context: {cluster: c, user: u}\nusers:\n- name: u\n  user:\n    exec: {apiVersion: client.authentication.k8s.io/v1, command: "false"}\n',
+      );
+      const r = await runCli(['inject', M('list.yaml')], { env: { KUBECONFIG: kubeconfig } });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^Cannot connect to Kubernetes: getting credentials: /);
+      expect(r.stderr).not.toContain('using default values');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses --manual without trust anchors instead of writing an empty one', async () => {

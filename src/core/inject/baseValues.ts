@@ -56,14 +56,15 @@ async function fromValuesFile(path: string, read: (p: string) => Promise<string>
 
 async function fromCluster(o: BaseValuesOptions, notes: string[]): Promise<{ values: Values; client?: KubeClient }> {
   const { connectKube } = await import('../kube/kubeClient.js');
-  const { isKubeError } = await import('../kube/kubeError.js');
+  const { isNoKubeConfig } = await import('../kube/kubeError.js');
   const { readLinkerdConfig, LINKERD_CONFIG } = await import('../kube/linkerdConfig.js');
   let client: KubeClient;
   try {
     client = await (o.connect ?? connectKube)(o.kube);
   } catch (e) {
-    // No kubeconfig at all (and none asked for): a text transform needs no cluster.
-    if (isKubeError(e, 'config') && !o.kube.kubeconfig && !o.kube.context) {
+    // No kubeconfig at all (and none asked for): a text transform needs no cluster. One that
+    // names a cluster but fails (a credential plugin, a certificate file) fails as linkerd does.
+    if (isNoKubeConfig(e) && !o.kube.kubeconfig && !o.kube.context) {
       notes.push(`no Kubernetes configuration found (${e.message}); using default values (use --ignore-cluster or --values to choose explicitly)`);
       return { values: defaultValues() };
     }

@@ -6,7 +6,7 @@ import { readTextFileBounded } from '../input/boundedRead.js';
 import { loadYaml } from '../input/loadYaml.js';
 import { KUBECONFIG_LIMIT, PEM_LIMIT } from '../input/limits.js';
 import { firstLine } from '../errors.js';
-import { KubeError } from './kubeError.js';
+import { KubeError, NO_CONFIG } from './kubeError.js';
 import { loadConfigTypes } from './clientNode.js';
 
 /** Which cluster, and as whom: the kubeconfig file and context, and who to impersonate. */
@@ -40,7 +40,6 @@ export interface ResolvedKubeConfig {
   namespace: string;
 }
 
-const NO_CONFIG = 'invalid configuration: no configuration has been provided, try setting KUBERNETES_MASTER environment variable';
 const SERVICEACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 
 const configError = (message: string, cause?: unknown) => new KubeError('config', message, { cause });

@@ -125,6 +125,22 @@ describe('resolveBaseValues without a cluster', () => {
     ]);
   });
 
+  it('fails like linkerd when a kubeconfig is there but its credentials fail (not only with --kubeconfig)', async () => {
+    const err = await resolveBaseValues({
+      ignoreCluster: false,
+      controlPlaneNamespace: 'linkerd',
+      kube: { asGroup: [] },
+      connect: async () => {
+        throw new KubeError('config', 'getting credentials: exec: executable false failed with exit code 1');
+      },
+    }).catch((e: unknown) => e);
+    if (!(err instanceof UserError)) throw err;
+    expect(err.verbatim).toBe(true);
+    expect(err.message).toBe(
+      "Cannot connect to Kubernetes: getting credentials: exec: executable false failed with exit code 1\nValidate the install with: 'linkerd check'\n",
+    );
+  });
+
   it('fails like linkerd when the cluster cannot be reached', async () => {
     const unreachable = async () => {
       throw new KubeError('unreachable', 'Get "https://127.0.0.1:1/version": dial tcp 127.0.0.1:1: connect: connection refused');
