@@ -95,6 +95,39 @@ describe('server text is made safe for the terminal (issue 10 item 12)', () => {
     safe(r.stderr);
   });
 
+  it("in version's answer and, with --verbose, its reason for no answer", async () => {
+    mode = 'hostile-status';
+    const unavailable = await runBounded(['version', '--verbose'], { env: { KUBECONFIG: kubeconfig } });
+    expect(unavailable.stdout).toMatch(/^Client version: \S+\nServer version: unavailable\n$/);
+    expect(unavailable.stderr).toMatch(/^Server version unavailable: .*forbidden: AAAA/m);
+    safe(unavailable.stderr);
+  });
+
+  it("in version's answer: the control plane's version as linkerd-config has it", async () => {
+    const cluster = await healthyCluster();
+    // YAML's own escapes: \e is ESC, \a is BEL.
+    const hostile = `"stable-2.14.0\\e[2J\\e]0;owned\\a${'A'.repeat(200_000)}"`;
+    const objects = edit(
+      cluster.objects,
+      'ConfigMap',
+      'linkerd-config',
+      (cm) => {
+        const data = cm.data as Record<string, string>;
+        return { ...cm, data: { ...data, values: (data.values ?? '').replace(/^linkerdVersion: .*$/m, `linkerdVersion: ${hostile}`) } };
+      },
+      'linkerd',
+    );
+    const api = await startApiServer({ objects });
+    try {
+      const r = await runBounded(['version'], { env: { KUBECONFIG: api.kubeconfigPath } });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/\nServer version: stable-2\.14\.0A+… \(\d+ more characters\)\n$/);
+      safe(r.stdout);
+    } finally {
+      await api.stop();
+    }
+  });
+
   it('JSON output keeps the text, escaped by JSON itself', async () => {
     mode = 'hostile-status';
     const r = await runBounded(['check', '--timeout', '5s', '--wait', '0s', '-o', 'json'], { env: { KUBECONFIG: kubeconfig } });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import yaml from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer } from '../support/apiserver.js';
+import { subtle, x509 } from '../../src/core/pki/x509.js';
 import { runCli } from '../support/cli.js';
 import { newAnchorFiles, servedCluster, tempDir } from '../core/identity/support.js';
 
@@ -42,6 +43,25 @@ describe('linkerd identity (CLI)', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^<stdin>: certificate 1 of 1 \(<stdin>:1\)\n {2}Subject: {4}CN=root\.linkerd\.cluster\.local\n/);
     expect(r.stdout).toMatch(/\n {2}SHA-256: {4}([0-9A-F]{2}:){31}[0-9A-F]{2}\n/);
+  });
+
+  it("inspect keeps a certificate's escape sequences off the terminal (issue 10 item 12)", async () => {
+    const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
+    const keys = await subtle.generateKey(alg, true, ['sign', 'verify']);
+    // A subject that would set the window title and clear the screen.
+    const cert = await x509.X509CertificateGenerator.createSelfSigned({
+      serialNumber: '01',
+      name: [{ '2.5.4.3': ['evil\u001b]0;owned\u0007\u001b[2Jroot'] }],
+      notBefore: new Date(Date.now() - 3_600_000),
+      notAfter: new Date(Date.now() + 86_400_000),
+      keys,
+      signingAlgorithm: alg,
+    });
+    const r = await runCli(['identity', 'inspect', '-'], { input: `${cert.toString('pem')}\n` });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/\n {2}Subject: {4}CN=evilroot\n/);
+    expect(r.stdout).not.toContain('\u001b');
+    expect(r.stdout).not.toContain('\u0007');
   });
 
   it('bad flags are one line naming the flag', async () => {

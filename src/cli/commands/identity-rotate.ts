@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { acceptGoBools, addBoolFlag } from '../flags/boolFlags.js';
 import { collect } from '../flags/collect.js';
 import { resolveGlobals } from '../globals.js';
+import { terminalReport } from '../output/sanitize.js';
 
 type StepOutput = { objects: object[]; notes: string[] };
 
@@ -9,7 +10,7 @@ type StepOutput = { objects: object[]; notes: string[] };
 async function printStep(result: StepOutput): Promise<void> {
   const { renderManifest } = await import('../output/manifest.js');
   process.stdout.write(renderManifest(result.objects, 'yaml'));
-  for (const line of result.notes) process.stderr.write(`${line}\n`);
+  for (const line of result.notes) process.stderr.write(`${terminalReport(line)}\n`);
 }
 
 /** `linkerd identity rotate status|add-anchor|issuer|remove-anchor`. */
@@ -29,7 +30,7 @@ export function registerRotate(program: Command, identity: Command): void {
       const { readRotationState } = await import('../../core/identity/rotationState.js');
       const state = await readRotationState(globals, globals.linkerdNamespace);
       const { rotationJson, rotationText } = await import('../output/identity-rotation.js');
-      process.stdout.write(opts.output === 'json' ? rotationJson(state) : rotationText(state));
+      process.stdout.write(opts.output === 'json' ? rotationJson(state) : terminalReport(rotationText(state)));
       // A half-applied step, or an issuer meshed pods reject, is a problem; any other stage is a
       // rotation at rest or on its way.
       if (state.stage === 'inconsistent' || state.stage === 'issuer-untrusted') process.exitCode = 1;

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { acceptGoBools, addBoolFlag } from '../flags/boolFlags.js';
 import { resolveGlobals } from '../globals.js';
 import { registerRotate } from './identity-rotate.js';
+import { terminalReport } from '../output/sanitize.js';
 
 /**
  * `linkerd identity -- rotate` names a pod called `rotate`: after `--` every argument is a pod,
@@ -34,7 +35,7 @@ export function register(program: Command): Command {
     const { podIdentities } = await import('../../core/identity/podIdentity.js');
     const { podIdentityText } = await import('../output/identity-pods.js');
     const result = await podIdentities({ selection: globals, namespace: opts.namespace, pods, selector: opts.selector });
-    process.stdout.write(podIdentityText(result));
+    process.stdout.write(terminalReport(podIdentityText(result)));
   });
 
   cmd
@@ -89,7 +90,7 @@ export function register(program: Command): Command {
     const { inspect } = await import('../../core/identity/inspectRequest.js');
     const report = await inspect({ file, cluster: opts.cluster, trustAnchors: opts.trustAnchors, selection: globals, namespace: globals.linkerdNamespace });
     const { inspectJson, inspectText } = await import('../output/identity-inspect.js');
-    process.stdout.write(opts.output === 'json' ? inspectJson(report) : inspectText(report));
+    process.stdout.write(opts.output === 'json' ? inspectJson(report) : terminalReport(inspectText(report)));
   });
 
   registerRotate(program, cmd);

@@ -7,6 +7,7 @@ import { addValueFlags, readSetFlags } from '../flags/valueFlags.js';
 import { resolveGlobals } from '../globals.js';
 import { setExamples } from '../help/cobraHelp.js';
 import { manifestFormat, renderManifest } from '../output/manifest.js';
+import { terminalReport } from '../output/sanitize.js';
 
 const GROUPS: FlagGroup[] = ['B', 'C'];
 
@@ -63,7 +64,7 @@ export function register(program: Command): Command {
       setFile: opts.setFile,
     });
     const manifest = renderManifest(result.objects, format);
-    for (const line of result.notes) process.stderr.write(`${line}\n`);
+    for (const line of result.notes) process.stderr.write(`${terminalReport(line)}\n`);
     process.stdout.write(manifest);
   });
 }

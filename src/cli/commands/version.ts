@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import * as z from 'zod';
 import { clientVersion } from '../../core/version.js';
 import { resolveGlobals } from '../globals.js';
+import { terminalText } from '../output/sanitize.js';
 
 const VersionOptionsSchema = z.object({
   client: z.boolean(),
@@ -28,14 +29,16 @@ export function register(program: Command): Command {
         const globals = resolveGlobals(program);
         const { readVersions } = await import('../../core/kube/versions.js');
         const v = await readVersions(globals, { proxy: opts.proxy, namespace: opts.namespace });
-        out.push(opts.short ? v.server : `Server version: ${v.server}`);
+        // The server's and the pods' words reach a terminal: made safe for it.
+        const server = terminalText(v.server);
+        out.push(opts.short ? server : `Server version: ${server}`);
         // Like the real CLI's debug log: with --verbose, say why the server did not answer.
-        if (globals.verbose && v.serverUnavailable) process.stderr.write(`Server version unavailable: ${v.serverUnavailable}\n`);
+        if (globals.verbose && v.serverUnavailable) process.stderr.write(`Server version unavailable: ${terminalText(v.serverUnavailable)}\n`);
         if (opts.proxy) {
           if (v.proxies === undefined) out.push(opts.short ? 'unavailable' : 'Proxy versions: unavailable');
           else {
             if (!opts.short) out.push('Proxy versions:');
-            for (const [ver, n] of v.proxies) out.push(opts.short ? ver : `\t${ver} (${n} pods)`);
+            for (const [ver, n] of v.proxies) out.push(opts.short ? terminalText(ver) : `\t${terminalText(ver)} (${n} pods)`);
           }
         }
       }

@@ -22,10 +22,18 @@ function capLine(line: string, max: number): string {
   return line.length <= max ? line : `${line.slice(0, max)}… (${line.length - max} more characters)`;
 }
 
-/** `text` made safe to print on a terminal: each line at most `max` characters, at most MAX_TERMINAL_LINES lines. */
-export function terminalText(text: string, max: number = MAX_TERMINAL_LINE): string {
+/** `text` made safe to print on a terminal: each line at most `max` characters, at most `maxLines` lines. */
+export function terminalText(text: string, max: number = MAX_TERMINAL_LINE, maxLines: number = MAX_TERMINAL_LINES): string {
   const lines = text.replace(ESCAPES, '').replace(CONTROLS, '').split('\n');
-  const shown = lines.slice(0, MAX_TERMINAL_LINES).map((l) => capLine(l, max));
-  if (lines.length > MAX_TERMINAL_LINES) shown.push(`… (${lines.length - MAX_TERMINAL_LINES} more lines)`);
+  const shown = lines.slice(0, maxLines).map((l) => capLine(l, max));
+  if (lines.length > maxLines) shown.push(`… (${lines.length - maxLines} more lines)`);
   return shown.join('\n');
+}
+
+/**
+ * A whole report of ours that carries the cluster's words (pod names, certificate subjects): made
+ * safe line by line, every line kept.
+ */
+export function terminalReport(text: string): string {
+  return terminalText(text, MAX_TERMINAL_LINE, Infinity);
 }

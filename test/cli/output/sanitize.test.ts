@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_TERMINAL_LINE, MAX_TERMINAL_LINES, terminalText } from '../../../src/cli/output/sanitize.js';
+import { MAX_TERMINAL_LINE, MAX_TERMINAL_LINES, terminalReport, terminalText } from '../../../src/cli/output/sanitize.js';
 
 const ESC = '\u001b';
 
@@ -27,5 +27,15 @@ describe('terminalText (issue 10 item 12)', () => {
   it('leaves ordinary text alone', () => {
     const text = 'Get "https://10.0.0.1:6443/version": dial tcp 10.0.0.1:6443: connect: connection refused — ünïcode √ ‼ ×';
     expect(terminalText(text)).toBe(text);
+  });
+});
+
+describe('terminalReport', () => {
+  it('makes every line of a long report safe and keeps them all', () => {
+    const lines = Array.from({ length: MAX_TERMINAL_LINES * 3 }, (_, i) => `pod-${String(i)}${ESC}[2J`);
+    const out = terminalReport(lines.join('\n'));
+    expect(out.split('\n')).toHaveLength(MAX_TERMINAL_LINES * 3);
+    expect(out).not.toContain(ESC);
+    expect(terminalReport('A'.repeat(MAX_TERMINAL_LINE + 5))).toBe(`${'A'.repeat(MAX_TERMINAL_LINE)}… (5 more characters)`);
   });
 });
