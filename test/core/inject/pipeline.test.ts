@@ -25,6 +25,19 @@ describe('uninject(inject --manual x) is x, byte for byte', () => {
     expect(back).toBe(x);
   });
 
+  it('keeps a flow mapping that gains a whole mapping (the annotations) in flow style, in both directions', async () => {
+    const x = 'apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: app\n    image: nginx\n';
+    const { injected, back } = await roundTrip(x);
+    expect(injected).toMatch(
+      /^metadata: \{name: p, annotations: \{linkerd\.io\/created-by: linkerd\/cli \S+, .*\}, labels: \{linkerd\.io\/control-plane-ns: linkerd, .*\}\}$/m,
+    );
+    expect(back).toBe(x);
+    // Annotation mode too: `annotations: {linkerd.io/inject: enabled}` inside the braces.
+    const annotated = (await inject(['-'], { stdin: x })).stdout;
+    expect(annotated).toContain('metadata: {name: p, annotations: {linkerd.io/inject: enabled}}\n');
+    expect((await uninject(['-'], { stdin: annotated })).stdout).toBe(x);
+  });
+
   it('keeps an alias an alias: the proxy labels go beside it under a merge key, and leave again', async () => {
     const x =
       'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels: &labels {app: web}\nspec:\n  selector:\n    matchLabels: *labels\n' +

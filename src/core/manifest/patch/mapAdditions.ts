@@ -10,7 +10,8 @@ import { isOneLineFlow } from './removals.js';
 /*
  * Keys added to a mapping: block lines at the end of a block mapping (or before a named sibling),
  * block lines in place of an empty `{}`, or `, key: value` entries at the end of a one-line flow
- * mapping, so `labels: {app: web}` stays a flow mapping.
+ * mapping, so `labels: {app: web}` stays a flow mapping (a mapping of scalars added there is a
+ * flow mapping too).
  */
 
 /** Plain text is fine in a block but ends at `,[]{}` in a flow collection: quote it there. */
@@ -18,15 +19,33 @@ function inFlow(written: string, value: string): string {
   return !written.startsWith('"') && /[,[\]{}]/.test(written) ? JSON.stringify(value) : written;
 }
 
+type FlowScalar = string | number | boolean | null;
+
+const isFlowScalar = (v: unknown): v is FlowScalar => v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+
+/** `key: value` for a flow mapping; undefined when the value is not a scalar one line holds. */
+function flowEntry(key: string, v: FlowScalar): string | undefined {
+  const inline = inlineScalar(v);
+  return inline === undefined ? undefined : `${inFlow(renderKey(key), key)}: ${typeof v === 'string' ? inFlow(inline, v) : inline}`;
+}
+
+/**
+ * The added pairs as flow entries: scalars, or a mapping of scalars as a nested flow mapping
+ * (`annotations: {linkerd.io/inject: enabled}` added to `metadata: {name: web}`).
+ */
 function flowEntries(added: readonly Pair[], target: PatchTarget): string[] | undefined {
   const out: string[] = [];
   for (const p of added) {
-    const v = target.plain(p.value);
-    if (!(v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')) return undefined;
-    const inline = inlineScalar(v);
-    if (inline === undefined) return undefined;
     const key = keyOf(p);
-    out.push(`${inFlow(renderKey(key), key)}: ${typeof v === 'string' ? inFlow(inline, v) : inline}`);
+    const v = target.plain(p.value);
+    let entry: string | undefined;
+    if (isFlowScalar(v)) entry = flowEntry(key, v);
+    else if (typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length > 0) {
+      const inner = Object.entries(v).map(([k, x]) => (isFlowScalar(x) ? flowEntry(k, x) : undefined));
+      if (inner.every((e) => e !== undefined)) entry = `${inFlow(renderKey(key), key)}: {${inner.join(', ')}}`;
+    }
+    if (entry === undefined) return undefined;
+    out.push(entry);
   }
   return out;
 }
