@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { acceptGoBools, addBoolFlag } from '../flags/boolFlags.js';
 import { collect } from '../flags/collect.js';
 import { resolveGlobals } from '../globals.js';
-import { terminalReport } from '../output/sanitize.js';
+import { terminalReport, notesText } from '../output/sanitize.js';
 
 type StepOutput = { objects: object[]; notes: string[] };
 
@@ -10,7 +10,7 @@ type StepOutput = { objects: object[]; notes: string[] };
 async function printStep(result: StepOutput): Promise<void> {
   const { renderManifest } = await import('../output/manifest.js');
   process.stdout.write(renderManifest(result.objects, 'yaml'));
-  for (const line of result.notes) process.stderr.write(`${terminalReport(line)}\n`);
+  process.stderr.write(notesText(result.notes));
 }
 
 /** `linkerd identity rotate status|add-anchor|issuer|remove-anchor`. */

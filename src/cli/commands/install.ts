@@ -9,7 +9,7 @@ import { addValueFlags, readSetFlags } from '../flags/valueFlags.js';
 import { resolveGlobals } from '../globals.js';
 import { setExamples } from '../help/cobraHelp.js';
 import { manifestFormat, renderManifest } from '../output/manifest.js';
-import { terminalText } from '../output/sanitize.js';
+import { notesText } from '../output/sanitize.js';
 
 const GROUPS: FlagGroup[] = ['A', 'B', 'C'];
 
@@ -67,7 +67,7 @@ export function register(program: Command): Command {
     });
     const manifest = renderManifest(result.objects, format);
     if (keyOut !== undefined && result.trustAnchorKeyPem) writeSecretFile(keyOut, result.trustAnchorKeyPem, keyFile);
-    for (const line of result.notes) process.stderr.write(`${terminalText(line)}\n`);
+    process.stderr.write(notesText(result.notes));
     process.stdout.write(manifest);
   });
 }

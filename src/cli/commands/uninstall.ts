@@ -6,7 +6,7 @@ import { resolveGlobals } from '../globals.js';
 import { setExamples } from '../help/cobraHelp.js';
 import { manifestFormat } from '../output/manifest.js';
 import { renderStubs } from '../output/stubs.js';
-import { terminalReport } from '../output/sanitize.js';
+import { notesText } from '../output/sanitize.js';
 
 const UninstallOptions = OutputOption.extend({ force: z.boolean() });
 
@@ -29,7 +29,7 @@ export function register(program: Command): Command {
     const format = manifestFormat(opts.output);
     const { uninstall } = await import('../../core/lifecycle/index.js');
     const result = await uninstall({ namespace: globals.linkerdNamespace, cluster: globals, force: opts.force });
-    for (const line of result.notes) process.stderr.write(`${terminalReport(line)}\n`);
+    process.stderr.write(notesText(result.notes));
     process.stdout.write(renderStubs(result.objects, format));
   });
 }

@@ -7,7 +7,7 @@ import { addValueFlags, readSetFlags } from '../flags/valueFlags.js';
 import { resolveGlobals } from '../globals.js';
 import { setExamples } from '../help/cobraHelp.js';
 import { manifestFormat, renderManifest } from '../output/manifest.js';
-import { terminalReport } from '../output/sanitize.js';
+import { notesText } from '../output/sanitize.js';
 
 const GROUPS: FlagGroup[] = ['B', 'C'];
 
@@ -64,7 +64,7 @@ export function register(program: Command): Command {
       setFile: opts.setFile,
     });
     const manifest = renderManifest(result.objects, format);
-    for (const line of result.notes) process.stderr.write(`${terminalReport(line)}\n`);
+    process.stderr.write(notesText(result.notes));
     process.stdout.write(manifest);
   });
 }

@@ -37,3 +37,8 @@ export function terminalText(text: string, max: number = MAX_TERMINAL_LINE, maxL
 export function terminalReport(text: string): string {
   return terminalText(text, MAX_TERMINAL_LINE, Infinity);
 }
+
+/** A command's notes for stderr (cluster names and server words among them), one safe line each. */
+export function notesText(notes: readonly string[]): string {
+  return notes.map((line) => `${terminalReport(line)}\n`).join('');
+}
