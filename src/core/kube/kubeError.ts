@@ -55,14 +55,15 @@ export function isKubeError(e: unknown, kind?: KubeErrorKind): e is KubeError {
 }
 
 /** client-go's words when no kubeconfig names a cluster (no file, an empty one, no current context). */
-export const NO_CONFIG = 'invalid configuration: no configuration has been provided, try setting KUBERNETES_MASTER environment variable';
+const NO_CONFIG_START = 'invalid configuration: no configuration has been provided';
+export const NO_CONFIG = `${NO_CONFIG_START}, try setting KUBERNETES_MASTER environment variable`;
 
 /**
  * `true` when there is no Kubernetes configuration at all — not one that fails (a credential
  * plugin that errs, an unreadable certificate), which is a `config` error too.
  */
 export function isNoKubeConfig(e: unknown): e is KubeError {
-  return isKubeError(e, 'config') && e.message.startsWith('invalid configuration: no configuration has been provided');
+  return isKubeError(e, 'config') && e.message.startsWith(NO_CONFIG_START);
 }
 
 /** `true` when `e` is a 404 from the API server: the object (or resource type) does not exist. */
