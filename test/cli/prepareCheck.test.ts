@@ -30,7 +30,7 @@ describe('check flags', () => {
       dataPlaneNamespace: 'app',
       waitMs: 120_000,
       timeoutMs: 10_000,
-      certMinValidityMs: 30 * 86_400_000,
+      families: { core: { cniNamespace: 'linkerd-cni', cniEnabled: false, certMinValidityMs: 30 * 86_400_000 } },
       failOn: 'warning',
     });
     expect(request.versionCheck).toEqual({ url: 'https://versioncheck.linkerd.io/version.json', timeoutMs: 5_000 });
