@@ -42,6 +42,12 @@ describe('check flags', () => {
     expect(request.versionCheck).toEqual({ url: 'http://127.0.0.1:1/v.json', timeoutMs: 1_000 });
   });
 
+  it('accepts in --skip/--only the ids of the registered families it is told about', () => {
+    expect(() => prepare({ skip: ['L5D9001'] })).toThrow('unknown check id "L5D9001" in --skip');
+    const { request } = prepareCheck({ skip: ['l5d9001'] }, globals, { env: {}, knownCheckId: (id) => id === 'L5D9001' });
+    expect(request.selection).toEqual({ skip: ['L5D9001'], only: [] });
+  });
+
   it('reads validity periods in days or Go durations', () => {
     expect(parseValidity('x', '30d')).toBe(30 * 86_400_000);
     expect(parseValidity('x', '1d12h')).toBe(36 * 3_600_000);

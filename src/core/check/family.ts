@@ -103,16 +103,16 @@ export class CheckRegistry {
       }
     }
     const categories = new Set<string>();
-    const codes = new Set<number>();
+    const codes = new Map<number, string>();
     const ids = new Set<string>();
     for (const c of family.categories) {
       const owner = this.categories.get(c.id)?.family.name;
       if (owner !== undefined || categories.has(c.id)) throw refuse(`category "${c.id}" is declared by "${owner ?? family.name}" already`);
       if (!Number.isInteger(c.code) || c.code < first || c.code > last) throw refuse(`category "${c.id}" has code ${c.code}, outside ${first}–${last}`);
-      const codeOwner = this.codes.get(c.code);
-      if (codeOwner !== undefined || codes.has(c.code)) throw refuse(`code ${c.code} of "${c.id}" is taken by "${codeOwner ?? c.id}"`);
+      const codeOwner = this.codes.get(c.code) ?? codes.get(c.code);
+      if (codeOwner !== undefined) throw refuse(`code ${c.code} of "${c.id}" is taken by "${codeOwner}"`);
       categories.add(c.id);
-      codes.add(c.code);
+      codes.set(c.code, c.id);
       for (const check of c.checks) {
         const m = CHECK_ID.exec(check.id);
         if (check.category !== c.id) throw refuse(`check ${check.id} names category "${check.category}" but is listed in "${c.id}"`);

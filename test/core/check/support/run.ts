@@ -1,6 +1,6 @@
 import http from 'node:http';
 import net from 'node:net';
-import { runCheck, type CheckReport, type CheckRequest, type CoreCheckOptions } from '../../../../src/core/check/index.js';
+import { runCheck, type CheckFamilyEntry, type CheckReport, type CheckRequest, type CoreCheckOptions } from '../../../../src/core/check/index.js';
 import type { KubeObject } from '../../../../src/core/kube/resources.js';
 import { LINKERD_VERSION } from '../../../../src/core/version.js';
 import { virtualTime } from '../../../support/virtualTime.js';
@@ -40,11 +40,16 @@ export interface Served {
   report: CheckReport;
 }
 
-/** Serve the objects, run `check` against them, stop the server. */
-export async function checkAgainst(objects: object[], o: Partial<CheckRequest> = {}, server: Partial<ApiServerOptions> = {}): Promise<Served> {
+/** Serve the objects, run `check` against them (with these in-process extension families), stop the server. */
+export async function checkAgainst(
+  objects: object[],
+  o: Partial<CheckRequest> = {},
+  server: Partial<ApiServerOptions> = {},
+  families: readonly CheckFamilyEntry[] = [],
+): Promise<Served> {
   const api = await startApiServer({ objects, ...server });
   try {
-    const report = await runCheck(request(api.kubeconfigPath, o));
+    const report = await runCheck(request(api.kubeconfigPath, o), {}, families);
     return { server: api, report };
   } finally {
     await api.stop();
