@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import { mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { UserError } from '../errors.js';
 import { hostArch, platformName, requireArch, type Arch } from './archs.js';
@@ -106,10 +106,30 @@ function formatFor(output: string, explicit: ImageFormat | undefined): ImageForm
   return output.endsWith('.tar') ? 'docker-archive' : 'oci';
 }
 
-async function checkOutput(out: string, format: ImageFormat, inputs: { path: string; what: string }[]): Promise<void> {
+interface Input {
+  path: string;
+  what: string;
+}
+
+/** A path with its existing part's symlinks resolved, so a link cannot hide that it names an input. */
+async function realPath(p: string): Promise<string> {
+  const whole = await realpath(p).catch(() => undefined);
+  if (whole) return whole;
+  const dir = await realpath(dirname(p)).catch(() => dirname(p));
+  return join(dir, basename(p));
+}
+
+/** Refuses a path written by the build (`--output`, `--sbom`) that is an input, inside one, or holds one. */
+async function checkNotInput(flag: string, target: string, inputs: Input[], what: string): Promise<void> {
+  const real = await realPath(target);
   for (const i of inputs) {
-    if (isInside(out, i.path) || isInside(i.path, out)) throw new UserError(`--output ${out} overlaps ${i.what} ${i.path}; write the image somewhere else`);
+    const input = await realPath(i.path);
+    if (isInside(real, input) || isInside(input, real)) throw new UserError(`${flag} ${target} overlaps ${i.what} ${i.path}; write ${what} somewhere else`);
   }
+}
+
+async function checkOutput(out: string, format: ImageFormat, inputs: Input[]): Promise<void> {
+  await checkNotInput('--output', out, inputs, 'the image');
   const st = await stat(out).catch(() => undefined);
   if (format === 'oci') {
     if (st && !st.isDirectory())
@@ -126,6 +146,25 @@ async function checkOutput(out: string, format: ImageFormat, inputs: { path: str
   }
   const parent = await stat(dirname(out)).catch(() => undefined);
   if (!parent?.isDirectory()) throw new UserError(`--output ${out}: directory ${dirname(out)} does not exist`);
+}
+
+/** The SBOM path gets --output's checks, and must not be the output or inside it. */
+async function checkSbom(sbom: string, out: string, inputs: Input[]): Promise<void> {
+  await checkNotInput('--sbom', sbom, [...inputs, { path: out, what: 'the --output' }], 'the SBOM');
+  const st = await stat(sbom).catch(() => undefined);
+  if (st && !st.isFile()) throw new UserError(`--sbom ${sbom} exists and is not a regular file`);
+  const parent = await stat(dirname(sbom)).catch(() => undefined);
+  if (!parent?.isDirectory()) throw new UserError(`--sbom ${sbom}: directory ${dirname(sbom)} does not exist`);
+}
+
+/** A file operation of the SBOM's, its failure (EACCES, ENOSPC, …) a one-line error naming the flag. */
+async function sbomStep<T>(sbom: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    throw new UserError(`--sbom ${sbom}: ${err.code ? `${err.code} ` : ''}${err.message.split('\n')[0] ?? ''}`.trim());
+  }
 }
 
 function buildArchs(flag: string[], loaded: LoadedConfig): Arch[] {
@@ -171,7 +210,8 @@ export async function buildImage(o: BuildOptions): Promise<BuildResult> {
     ...(o.config ? [{ path: resolve(o.cwd, o.config), what: 'the config file' }] : []),
   ];
   await checkOutput(out, format, inputs);
-  if (o.sbom && resolve(o.cwd, o.sbom) === out) throw new UserError('--sbom and --output name the same file');
+  const sbom = o.sbom === undefined ? undefined : resolve(o.cwd, o.sbom);
+  if (sbom) await checkSbom(sbom, out, inputs);
   const { tag } = splitReference(o.tag);
   if (o.push) {
     const { checkPushTarget } = await import('./push.js');
@@ -200,7 +240,12 @@ export async function buildImage(o: BuildOptions): Promise<BuildResult> {
   const created = new Date(epoch * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
   const work = await mkdtemp(join(dirname(out), `.${basename(out)}.build-`));
-  const cleanup = () => rm(work, { recursive: true, force: true });
+  // The SBOM's temporary file sits beside it, so its rename never crosses file systems (EXDEV).
+  const sbomTmp = sbom ? join(dirname(sbom), `.${basename(sbom)}.${basename(work)}.tmp`) : undefined;
+  const cleanup = async () => {
+    await rm(work, { recursive: true, force: true });
+    if (sbomTmp) await rm(sbomTmp, { force: true });
+  };
   try {
     const layout = join(work, 'layout');
     const blobsDir = await initLayout(layout);
@@ -248,6 +293,14 @@ export async function buildImage(o: BuildOptions): Promise<BuildResult> {
     }
     await writeFile(join(layout, 'index.json'), JSON.stringify(imageIndex([{ ...top, annotations: refAnnotations }])));
 
+    if (sbom && sbomTmp) {
+      // Written before the output is replaced: a failing SBOM fails the build with nothing replaced.
+      progress('writing the SBOM');
+      const { spdxDocument } = await import('./sbom.js');
+      const text = `${JSON.stringify(spdxDocument({ tag: o.tag, digest: top.digest, images, created }), null, 2)}\n`;
+      await sbomStep(sbom, () => writeFile(sbomTmp, text, { flag: 'wx' }));
+    }
+
     const host = hostArch();
     const dockerImage = images.find((i) => i.arch.apk === host.apk) ?? images[0];
     if (format === 'oci') {
@@ -273,15 +326,7 @@ export async function buildImage(o: BuildOptions): Promise<BuildResult> {
       throwIfInterrupted(o.signal);
       await rename(tmp, out);
     }
-    let sbom: string | undefined;
-    if (o.sbom) {
-      progress('writing the SBOM');
-      const { spdxDocument } = await import('./sbom.js');
-      sbom = resolve(o.cwd, o.sbom);
-      const tmp = join(work, 'sbom.json');
-      await writeFile(tmp, `${JSON.stringify(spdxDocument({ tag: o.tag, digest: top.digest, images, created }), null, 2)}\n`);
-      await rename(tmp, sbom);
-    }
+    if (sbom && sbomTmp) await sbomStep(sbom, () => rename(sbomTmp, sbom));
     let pushed: string | undefined;
     if (o.push) {
       const { pushLayout } = await import('./push.js');
