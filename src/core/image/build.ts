@@ -8,6 +8,7 @@ import { hostArch, platformName, requireArch, type Arch } from './archs.js';
 import { tarLayout } from './archive.js';
 import { addAccounts, addFiles, addPackageDatabases, applyCapabilities, applyPaths, installPackages } from './assemble.js';
 import { loadImageConfig, type LoadedConfig } from './config.js';
+import { imageEpoch } from './epoch.js';
 import { throwIfInterrupted } from './interrupted.js';
 import { loadKeyring } from './keyring.js';
 import { writeLayer, type LayerBlob } from './layer.js';
@@ -235,8 +236,7 @@ export async function buildImage(o: BuildOptions): Promise<BuildResult> {
     const available = requests.length > 0 ? await availablePackages(repos, arch, debCache, keyring) : [];
     closures.set(arch.apk, resolveClosure(requests, available, arch.apk).packages);
   }
-  const newest = Math.max(0, ...[...closures.values()].flat().map((p) => p.buildTime));
-  const epoch = o.sourceDateEpoch ?? newest;
+  const epoch = imageEpoch(o.sourceDateEpoch, [...closures.values()].flat());
   const created = new Date(epoch * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
   const work = await mkdtemp(join(dirname(out), `.${basename(out)}.build-`));

@@ -126,7 +126,7 @@ export class RootTree {
   async addPackageEntry(entry: Entry, pkg: string, owner: string): Promise<void> {
     const h = entry.header;
     const path = entryPath(h.name, pkg);
-    const base = { mode: h.mode & 0o7777, uid: h.uid, gid: h.gid, mtime: Math.min(Math.floor(h.mtime.getTime() / 1000), this.epoch), owner };
+    const base = { mode: h.mode & 0o7777, uid: h.uid, gid: h.gid, mtime: Math.max(0, Math.min(Math.floor(h.mtime.getTime() / 1000), this.epoch)), owner };
     const where = `${pkg}: ${h.name}`;
     switch (h.type) {
       case 'directory':
