@@ -17,6 +17,7 @@ import type { PackageMeta } from './packageMeta.js';
 import type { RegistryCredentials } from './registryAuth.js';
 import { availablePackages, localRepositories } from './repositories.js';
 import { resolveClosure } from './resolve.js';
+import { STAGING_LIMITS, StagingBudget, type StagingLimits } from './stagingBudget.js';
 import { RootTree } from './tree.js';
 
 export type ImageFormat = 'oci' | 'oci-archive' | 'docker-archive';
@@ -34,6 +35,8 @@ export interface BuildOptions {
   push?: { reference: string; insecure: boolean; credentials: RegistryCredentials };
   /** Aborted when the user interrupts: the build stops between entries and removes its work. */
   signal?: AbortSignal;
+  /** The build-wide budget for what packages unpack (default STAGING_LIMITS). */
+  stagingLimits?: StagingLimits;
   /** SOURCE_DATE_EPOCH, when set. */
   sourceDateEpoch?: number;
   progress?: (text: string) => void;
@@ -251,10 +254,11 @@ export async function buildImage(o: BuildOptions): Promise<BuildResult> {
     const blobsDir = await initLayout(layout);
     const images: BuiltImage[] = [];
     const manifests: Descriptor[] = [];
+    const budget = new StagingBudget(o.stagingLimits ?? STAGING_LIMITS);
     for (const arch of archs) {
       const staging = join(work, `staging-${arch.apk}`);
       await mkdir(staging);
-      const tree = new RootTree(staging, epoch, o.sbom !== undefined);
+      const tree = new RootTree(staging, epoch, o.sbom !== undefined, budget);
       const installed = await installPackages(tree, closures.get(arch.apk) ?? [], keyring, o.signal, (s) => progress(`${platformName(arch)}: ${s}`));
       await addAccounts(tree, c, epoch);
       applyPaths(tree, c, epoch);
