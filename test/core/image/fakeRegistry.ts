@@ -20,8 +20,9 @@ export interface FakeOptions {
   auth?: { basic: string } | { realm: (registry: string, other: string) => string; basic: string; token: string };
   /** Upload Locations point at the other listener. */
   uploadsElsewhere?: boolean;
-  /** A blob PUT is first answered with 307 to this URL. */
+  /** A blob PUT is first answered with a redirect (307 unless `redirectStatus` says) to this URL. */
   redirectPut?: (registry: string, other: string) => string;
+  redirectStatus?: number;
 }
 
 export interface FakeRegistry {
@@ -77,7 +78,9 @@ export async function startFakeRegistry(o: FakeOptions = {}): Promise<FakeRegist
     if (kind === 'blobs' && up?.[1] && uploads.has(up[1])) {
       const parts = uploads.get(up[1]) ?? [];
       if (req.method === 'PUT' && o.redirectPut && !url.searchParams.has('redirected')) {
-        return res.writeHead(307, { location: `${o.redirectPut(addr.registry, addr.other)}${url.pathname}${url.search}&redirected=1` }).end();
+        return res
+          .writeHead(o.redirectStatus ?? 307, { location: `${o.redirectPut(addr.registry, addr.other)}${url.pathname}${url.search}&redirected=1` })
+          .end();
       }
       parts.push(data);
       if (req.method === 'PATCH') return res.writeHead(202, { location: url.pathname }).end();

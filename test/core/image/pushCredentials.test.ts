@@ -133,4 +133,12 @@ describe('image build --push: what a registry can send is an error naming it, no
     expect(there.filter((q) => q.method === 'PUT').length).toBeGreaterThanOrEqual(2);
     expect(there.every((q) => q.authorization === undefined)).toBe(true);
   });
+
+  it('a 301 on a blob PUT is refused: following it would drop the body', async () => {
+    const { error } = await push({ auth: { basic: 'ci:s3cret' }, redirectPut: (r) => `http://${r}`, redirectStatus: 301 });
+    expect(isUserError(error), String(error)).toBe(true);
+    expect(error?.message).toMatch(
+      /^--push: 127\.0\.0\.1:\d+ answered PUT \/v2\/x\/image\/blobs\/uploads\/\d+ with 301, which would drop the request's body; refusing$/,
+    );
+  });
 });
