@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import { mkdir, mkdtemp, readdir, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { hostArch, platformName, requireArch, type Arch } from './archs.js';
 import { tarLayout } from './archive.js';
 import { addAccounts, addFiles, addPackageDatabases, applyCapabilities, applyPaths, installPackages } from './assemble.js';
 import { loadImageConfig, type LoadedConfig } from './config.js';
 import { imageEpoch } from './epoch.js';
+import { checkOutput, checkSbom, sbomStep } from './outputPaths.js';
 import { throwIfInterrupted } from './interrupted.js';
 import { loadKeyring } from './keyring.js';
 import { writeLayer, type LayerBlob } from './layer.js';
@@ -100,75 +101,9 @@ async function fileRecords(tree: RootTree): Promise<FileRecord[]> {
   return out;
 }
 
-function isInside(child: string, parent: string): boolean {
-  const rel = relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && rel !== '..');
-}
-
 function formatFor(output: string, explicit: ImageFormat | undefined): ImageFormat {
   if (explicit) return explicit;
   return output.endsWith('.tar') ? 'docker-archive' : 'oci';
-}
-
-interface Input {
-  path: string;
-  what: string;
-}
-
-/** A path with its existing part's symlinks resolved, so a link cannot hide that it names an input. */
-async function realPath(p: string): Promise<string> {
-  const whole = await realpath(p).catch(() => undefined);
-  if (whole) return whole;
-  const dir = await realpath(dirname(p)).catch(() => dirname(p));
-  return join(dir, basename(p));
-}
-
-/** Refuses a path written by the build (`--output`, `--sbom`) that is an input, inside one, or holds one. */
-async function checkNotInput(flag: string, target: string, inputs: Input[], what: string): Promise<void> {
-  const real = await realPath(target);
-  for (const i of inputs) {
-    const input = await realPath(i.path);
-    if (isInside(real, input) || isInside(input, real)) throw new UserError(`${flag} ${target} overlaps ${i.what} ${i.path}; write ${what} somewhere else`);
-  }
-}
-
-async function checkOutput(out: string, format: ImageFormat, inputs: Input[]): Promise<void> {
-  await checkNotInput('--output', out, inputs, 'the image');
-  const st = await stat(out).catch(() => undefined);
-  if (format === 'oci') {
-    if (st && !st.isDirectory())
-      throw new UserError(
-        `--output ${out} exists and is not a directory (an OCI layout is a directory; use --format oci-archive or docker-archive for a file)`,
-      );
-    if (st) {
-      const entries = await readdir(out);
-      if (entries.length > 0 && !entries.includes('oci-layout'))
-        throw new UserError(`--output ${out} is a non-empty directory that is not an OCI layout; refusing to replace it`);
-    }
-  } else if (st?.isDirectory()) {
-    throw new UserError(`--output ${out} is a directory; --format ${format} writes a file`);
-  }
-  const parent = await stat(dirname(out)).catch(() => undefined);
-  if (!parent?.isDirectory()) throw new UserError(`--output ${out}: directory ${dirname(out)} does not exist`);
-}
-
-/** The SBOM path gets --output's checks, and must not be the output or inside it. */
-async function checkSbom(sbom: string, out: string, inputs: Input[]): Promise<void> {
-  await checkNotInput('--sbom', sbom, [...inputs, { path: out, what: 'the --output' }], 'the SBOM');
-  const st = await stat(sbom).catch(() => undefined);
-  if (st && !st.isFile()) throw new UserError(`--sbom ${sbom} exists and is not a regular file`);
-  const parent = await stat(dirname(sbom)).catch(() => undefined);
-  if (!parent?.isDirectory()) throw new UserError(`--sbom ${sbom}: directory ${dirname(sbom)} does not exist`);
-}
-
-/** A file operation of the SBOM's, its failure (EACCES, ENOSPC, …) a one-line error naming the flag. */
-async function sbomStep<T>(sbom: string, step: () => Promise<T>): Promise<T> {
-  try {
-    return await step();
-  } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    throw new UserError(`--sbom ${sbom}: ${err.code ? `${err.code} ` : ''}${err.message.split('\n')[0] ?? ''}`.trim());
-  }
 }
 
 function buildArchs(flag: string[], loaded: LoadedConfig): Arch[] {
