@@ -94,9 +94,13 @@ export async function main(argv: string[]): Promise<void> {
   const args = argv.slice(2);
   if (args[0] === '__complete') {
     // What the completion scripts run on TAB: candidates for the words typed so far.
-    const [{ complete }, { completionSources }] = await Promise.all([import('./completion/complete.js'), import('./completion/sources.js')]);
-    const candidates = await complete(await loadAllCommands(), args.slice(1), completionSources);
-    process.stdout.write(candidates.map((c) => `${c}\n`).join(''));
+    const [{ complete }, { completionSources }, { answerWithin, ANSWER_DEADLINE_MS }] = await Promise.all([
+      import('./completion/complete.js'),
+      import('./completion/sources.js'),
+      import('./completion/answer.js'),
+    ]);
+    const commands = await loadAllCommands();
+    await answerWithin(ANSWER_DEADLINE_MS, () => complete(commands, args.slice(1), completionSources));
     return;
   }
   const verbose = isVerbose(args);
