@@ -97,6 +97,12 @@ describe('a URL argument with a password', () => {
     await expectRedacted(args);
   });
 
+  it("is printed without it when it is an image config's repository", async () => {
+    const config = path.join(dir, 'image.yaml');
+    writeFileSync(config, `contents:\n  repositories: ["https://u:${PASSWORD}@127.0.0.1:1/alpine/main"]\n  packages: [busybox]\n`);
+    await expectRedacted(['image', 'build', config, '-o', path.join(dir, 'image.tar')]);
+  });
+
   it('is printed without it when a redirect leads there', async () => {
     await expectRedacted(['inject', `${base}/redirect`]);
     await expectRedacted(['install', '--ignore-cluster', '-f', `${base}/redirect`]);
