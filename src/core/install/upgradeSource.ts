@@ -8,6 +8,7 @@ import { toPlain } from '../manifest/positions.js';
 import { parseManifestStream } from '../manifest/stream.js';
 import { DOCKER_NODES } from './cluster.js';
 import { OVERRIDES_SECRET } from './loadStoredValues.js';
+import { redactedUrl } from '../net/redactedUrl.js';
 
 /**
  * Where `upgrade` reads what is installed: the cluster (InstallCluster), or the output of an
@@ -52,7 +53,7 @@ export class ManifestState implements UpgradeSource {
         }
       }
     } catch (e) {
-      if (e instanceof UserError) throw new UserError(`failed to parse manifests from ${source}: ${e.message}`, { cause: e });
+      if (e instanceof UserError) throw new UserError(`failed to parse manifests from ${redactedUrl(source)}: ${e.message}`, { cause: e });
       throw e;
     }
     const objects = plain.map(({ index, value }) => {
