@@ -70,7 +70,7 @@ describe('scripts/ensure-tools.sh', () => {
     );
   });
 
-  it('names every missing package once, in one line, in the table's order', () => {
+  it('names every missing package once, in one line, in the order of the table', () => {
     const r = runAsUser(pathWithout('skopeo', 'getfattr', 'getcap', 'htpasswd', 'kubectl'), tmpWith(true));
     expect(r.status).toBe(1);
     expect(r.stderr.split('\n')).toHaveLength(2);
