@@ -4,7 +4,7 @@ import { LINKERD_CONFIG, parseLinkerdConfigValues } from '../kube/linkerdConfig.
 import { certificateInfo, decodeCertificates, decodePrivateKey, keyMatchesCertificate, type CertificateInfo, type x509 } from '../pki/index.js';
 import { parseClusterValues, type Values } from '../values/index.js';
 import type { CheckContext } from './context.js';
-import { CONTROL_PLANE_COMPONENT_LABEL, CONTROL_PLANE_NS_LABEL } from './pods.js';
+import { CONTROL_PLANE_COMPONENT_LABEL, CONTROL_PLANE_NS_LABEL } from '../mesh/names.js';
 
 /*
  * Facts several checks share, derived from one view of the cluster and computed once per
