@@ -7,11 +7,11 @@ set -uo pipefail
 here=${BASH_SOURCE[0]%/*}
 [ "$here" = "${BASH_SOURCE[0]}" ] && here=.
 
-# One line per tool: the command, then the Debian package that has it (`a|b`: the first package
-# apt has a candidate for, e.g. kubectl from Kubernetes' own apt source, else Debian's own).
+# One line per tool: the command, the Debian package that has it, what needs it. kubectl comes from
+# Kubernetes' apt source (pkgs.k8s.io): Debian's own kubernetes-client (1.20) fails four kubectl tests.
 TOOLS='
 openssl          openssl                    pki tests read generated certificates with openssl x509
-kubectl          kubectl|kubernetes-client  real kubectl proves the loopback API server speaks the protocol
+kubectl          kubectl                    real kubectl proves the loopback API server speaks the protocol
 skopeo           skopeo                     image tests inspect and copy every output form
 umoci            umoci                      image tests unpack images rootless
 docker-registry  docker-registry            image push tests push to a registry on 127.0.0.1
@@ -58,9 +58,7 @@ if [ "${EUID}" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
 fi
 
 if [ ${#missing[@]} -gt 0 ] && ! $can_install; then
-  named=
-  for alternatives in "${missing[@]}"; do named+=" ${alternatives%%|*}"; done
-  echo "ensure-tools: missing system tools for the tests: install the Debian packages${named} (apt-get install -y${named}), or run npm test as root" >&2
+  echo "ensure-tools: missing system tools for the tests: install the Debian packages ${missing[*]} (apt-get install -y ${missing[*]}), or run npm test as root" >&2
   exit 1
 fi
 
@@ -72,20 +70,17 @@ if [ ${#missing[@]} -gt 0 ] || [ ! -f "$stamp" ]; then
       echo "ensure-tools: apt-get update failed" >&2
       exit 1
     }
-    install=()
-    for alternatives in "${missing[@]}"; do
-      chosen=${alternatives%%|*}
-      for p in ${alternatives//|/ }; do
-        if apt-cache policy "$p" 2>/dev/null | grep -q 'Candidate: [^(]'; then
-          chosen=$p
-          break
-        fi
-      done
-      install+=("$chosen")
+    unknown=()
+    for p in "${missing[@]}"; do
+      apt-cache policy "$p" 2>/dev/null | grep -q 'Candidate: [^(]' || unknown+=("$p")
     done
-    if [ ${#install[@]} -gt 0 ]; then
-      apt-get install -y -qq "${install[@]}" >/dev/null || {
-        echo "ensure-tools: apt-get install -y ${install[*]} failed" >&2
+    if [ ${#unknown[@]} -gt 0 ]; then
+      echo "ensure-tools: apt has no package ${unknown[*]}: add the apt source that has it (kubectl: https://pkgs.k8s.io), then run this again" >&2
+      exit 1
+    fi
+    if [ ${#missing[@]} -gt 0 ]; then
+      apt-get install -y -qq "${missing[@]}" >/dev/null || {
+        echo "ensure-tools: apt-get install -y ${missing[*]} failed" >&2
         exit 1
       }
     fi
