@@ -51,9 +51,10 @@ stamp="$DEBIAN_CACHE/.complete-$(
   echo "${DEBIAN_PACKAGES[*]}"
 )"
 
-# Only root with apt-get installs; anyone else is told what to install.
+# Only root with apt-get installs; anyone else is told what to install. ENSURE_TOOLS_UID stands in
+# for the user id in the script's tests (a fake apt-get then records what would run).
 can_install=false
-if [ "${EUID}" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+if [ "${ENSURE_TOOLS_UID:-$EUID}" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
   can_install=true
 fi
 
@@ -72,7 +73,9 @@ if [ ${#missing[@]} -gt 0 ] || [ ! -f "$stamp" ]; then
     }
     unknown=()
     for p in "${missing[@]}"; do
-      apt-cache policy "$p" 2>/dev/null | grep -q 'Candidate: [^(]' || unknown+=("$p")
+      # Read whole, not piped into grep -q: with pipefail, apt-cache's SIGPIPE would fail the test.
+      policy=$(apt-cache policy "$p" 2>/dev/null)
+      [[ $policy == *"Candidate: "[!\(]* ]] || unknown+=("$p")
     done
     if [ ${#unknown[@]} -gt 0 ]; then
       echo "ensure-tools: apt has no package ${unknown[*]}: add the apt source that has it (kubectl: https://pkgs.k8s.io), then run this again" >&2

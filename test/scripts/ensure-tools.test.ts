@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -92,6 +92,39 @@ describe('scripts/ensure-tools.sh', () => {
     const r = runAsUser(pathWithout(), tmpWith(true));
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
+  });
+
+  it('as root with apt-get, updates the package lists once and installs the missing packages', () => {
+    const path = pathWithout('zstd', 'getfattr');
+    const log = join(root, 'apt.log');
+    // Stand-ins that record what would run: nothing is installed, nothing leaves the machine.
+    for (const tool of ['apt-get', 'apt-cache']) rmSync(join(path, tool));
+    writeFileSync(join(path, 'apt-get'), `#!/bin/sh\necho "apt-get $*" >> ${log}\n`, { mode: 0o755 });
+    writeFileSync(join(path, 'apt-cache'), `#!/bin/sh\necho "apt-cache $*" >> ${log}\necho "  Candidate: 1.0"\n`, { mode: 0o755 });
+    const r = spawnSync(join(path, 'bash'), [join(root, 'scripts/ensure-tools.sh')], {
+      env: { PATH: path, TMPDIR: tmpWith(true), ENSURE_TOOLS_UID: '0' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(readFileSync(log, 'utf8')).toBe(
+      ['apt-get update -qq', 'apt-cache policy attr', 'apt-cache policy zstd', 'apt-get install -y -qq attr zstd', ''].join('\n'),
+    );
+  });
+
+  it('as root, names a package apt has no candidate for instead of failing in apt-get install', () => {
+    const path = pathWithout('kubectl');
+    for (const tool of ['apt-get', 'apt-cache']) rmSync(join(path, tool));
+    writeFileSync(join(path, 'apt-get'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    writeFileSync(join(path, 'apt-cache'), '#!/bin/sh\necho "  Candidate: (none)"\n', { mode: 0o755 });
+    const r = spawnSync(join(path, 'bash'), [join(root, 'scripts/ensure-tools.sh')], {
+      env: { PATH: path, TMPDIR: tmpWith(true), ENSURE_TOOLS_UID: '0' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe('ensure-tools: apt has no package kubectl: add the apt source that has it (kubectl: https://pkgs.k8s.io), then run this again\n');
   });
 
   it('as a user who cannot download the Debian packages the image tests use, says which in one line', () => {
