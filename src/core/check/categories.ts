@@ -38,7 +38,7 @@ const CONTROL_PLANE: CategoryId[] = [
   'linkerd-ha-checks',
 ];
 
-/** Categories enabled per mode (spec §4.1); execution order is always CATEGORIES' order. */
+/** Categories enabled per mode (as linkerd's cli/cmd/check.go enables them); execution order is always CATEGORIES' order. */
 export function categoriesFor(mode: CheckMode, o: { cniEnabled?: boolean } = {}): Set<CategoryId> {
   switch (mode) {
     case 'pre':

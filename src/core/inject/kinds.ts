@@ -3,7 +3,7 @@ import type { DocEditor } from '../manifest/editor.js';
 export { LIST_KIND } from '../manifest/objectNodes.js';
 
 /*
- * What inject does with each kind (spec §3.2), as data: where the pod template is, and whether the
+ * What inject does with each kind (as linkerd's pkg/inject does), as data: where the pod template is, and whether the
  * pod gets a `linkerd.io/proxy-<kind>` owner label. Kinds are matched case-insensitively.
  */
 

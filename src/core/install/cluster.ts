@@ -11,7 +11,7 @@ import { findOverridesSecret } from '../mesh/loadStoredValues.js';
 import type { ExternalIssuerData } from './identityCredentials.js';
 
 /*
- * What `linkerd install` asks the cluster before rendering (spec §2.1), with the real CLI's
+ * What `linkerd install` asks the cluster before rendering (linkerd's cli/cmd/install.go), with the real CLI's
  * messages. Reads only; nothing is created.
  */
 

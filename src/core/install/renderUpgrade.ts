@@ -13,7 +13,7 @@ import { HELM_INSTALLED, OVERRIDES_SECRET, loadStoredValues } from '../mesh/load
 import { composeInputs, credentialSources, flagSet, type ValueInputs } from './valueInputs.js';
 
 /*
- * `linkerd upgrade` (spec §2.10): the values `install` stored in Secret linkerd-config-overrides,
+ * `linkerd upgrade` (linkerd's cli/cmd/upgrade.go): the values `install` stored in Secret linkerd-config-overrides,
  * laid over this release's chart defaults, plus whatever flags, `-f` and `--set*` say now; then
  * the same render as install. Certificates stay those stored unless new files are given.
  */

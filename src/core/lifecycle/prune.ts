@@ -7,7 +7,7 @@ import type { ResourceType } from '../kube/resources.js';
 import { groupOf, stubOfObject, type StubObject } from './stubs.js';
 
 /*
- * `linkerd prune` (spec §2.11): what the cluster holds with the control plane's label that the
+ * `linkerd prune` (linkerd's cli/cmd/prune.go): what the cluster holds with the control plane's label that the
  * current release would not render (left over from an older version), for `kubectl delete`.
  */
 

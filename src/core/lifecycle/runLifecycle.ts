@@ -25,7 +25,7 @@ export interface LifecycleResult {
 
 export const NOT_CLI_INSTALLED = `Could not find the ${OVERRIDES_SECRET} secret.\nPlease note this command is only intended for instances of Linkerd that were installed via the CLI`;
 
-/** `linkerd uninstall [--force]`: the refusals, then the objects to delete (spec §2.11). */
+/** `linkerd uninstall [--force]`: the refusals, then the objects to delete, as cli/cmd/uninstall.go lists them. */
 export async function uninstall(req: LifecycleRequest & { force: boolean }): Promise<LifecycleResult> {
   const client = await connectKube(req.cluster);
   try {
@@ -41,7 +41,7 @@ export async function uninstall(req: LifecycleRequest & { force: boolean }): Pro
   }
 }
 
-/** `linkerd prune`: labelled objects the stored configuration would no longer render (spec §2.11). */
+/** `linkerd prune`: labelled objects the stored configuration would no longer render, as cli/cmd/prune.go finds them. */
 export async function prune(req: LifecycleRequest): Promise<LifecycleResult> {
   const client = await connectKube(req.cluster, { timeoutMs: 30_000 });
   try {

@@ -6,7 +6,7 @@ import { BUILTIN_RESOURCES, type BuiltinResource } from '../kube/resources.js';
 import { stubOfObject, type StubObject } from './stubs.js';
 
 /*
- * `linkerd uninstall` (spec §2.11): refuse while extensions or meshed workloads remain (unless
+ * `linkerd uninstall` (linkerd's cli/cmd/uninstall.go): refuse while extensions or meshed workloads remain (unless
  * --force), then name every cluster-scoped and RBAC object of the control plane, and its
  * namespace, for `kubectl delete`. Deleting the namespace removes the rest.
  */

@@ -27,7 +27,7 @@ const upgradeRequest = (server: ApiServer, extra: Partial<UpgradeRequest> = {}):
   ...extra,
 });
 
-/** What a fresh render must change even when no value changed (spec §2.8): webhook serving certificates. */
+/** What a fresh render must change even when no value changed: webhook serving certificates. */
 const REGENERATED: Record<string, string[]> = {
   'Secret linkerd/linkerd-sp-validator-k8s-tls': ['data.tls.crt', 'data.tls.key'],
   'Secret linkerd/linkerd-policy-validator-k8s-tls': ['data.tls.crt', 'data.tls.key'],
@@ -61,7 +61,7 @@ async function installedCluster(): Promise<{ server: ApiServer; installed: Rende
   return { server, installed };
 }
 
-describe('upgrade: install → apply → upgrade renders the same control plane (spec §2.10)', () => {
+describe('upgrade: install → apply → upgrade renders the same control plane', () => {
   let server: ApiServer;
   let installed: RenderedObject[];
   beforeAll(async () => {
