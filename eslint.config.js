@@ -31,8 +31,9 @@ export default defineConfig(
   {
     // The layering of docs/architecture.md: core never imports the CLI or the families, core's feature
     // modules never import each other nor does shared core import them, families never import each
-    // other. `mainOnlyRegistry` turns on once main.ts loads commands through src/families/registry.ts.
-    files: ['src/**/*.ts'],
+    // other, templates import shared core only. `mainOnlyRegistry` turns on once main.ts loads
+    // commands through src/families/registry.ts.
+    files: ['src/**/*.ts', 'templates/**/*.ts'],
     plugins: { linkerd: layering },
     rules: { 'linkerd/layering': ['error', { root: import.meta.dirname, mainOnlyRegistry: false }] },
   },

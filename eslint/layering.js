@@ -9,6 +9,7 @@ const FEATURES = new Set(['check', 'identity', 'install', 'inject', 'image', 'li
 /** What part of src/ a repository-relative path is in. */
 function placeOf(rel) {
   const parts = rel.split('/');
+  if (parts[0] === 'templates') return { area: 'templates' };
   if (parts[0] !== 'src') return { area: 'other' };
   if (parts[1] === 'core') {
     const name = parts.length > 3 ? parts[2] : undefined; // undefined: a file directly in src/core
@@ -29,6 +30,8 @@ function violation(from, to, options) {
       return `feature modules of core do not import each other: move what core/${a.name} and core/${b.name} share down to a shared module (kube, values, pki, manifest, input, files, net, mesh)`;
     if (a.area === 'shared' && b.area === 'feature') return `shared modules of core do not import feature modules: move what core/${a.name} needs down too`;
   }
+  if (a.area === 'templates' && (b.area === 'feature' || b.area === 'cli' || b.area === 'families'))
+    return 'templates are functions of the values: they import shared core only';
   if (a.area === 'families' && b.area === 'families' && a.name !== undefined && b.name !== undefined && a.name !== b.name)
     return `families do not import each other: share it through src/core or the CLI kit`;
   if (

@@ -90,6 +90,20 @@ describe('the layering lint rule', () => {
     expect(await layeringMessages('src/core/mesh/fine.ts', shared.join('\n'))).toEqual([]);
   });
 
+  it('lets templates import shared core only', async () => {
+    const code = [
+      "import type { Values } from '../../src/core/values/index.js';",
+      "import { proxyContainer } from '../../src/core/mesh/proxyContainer.js';",
+      "import { podStatus } from '../../src/core/check/pods.js';",
+      'export const all = [proxyContainer, podStatus];',
+      'export type V = Values;',
+      '',
+    ].join('\n');
+    expect(await layeringMessages('templates/proxy/sideways.ts', code)).toEqual([
+      'templates/proxy/sideways.ts may not import src/core/check/pods.ts: templates are functions of the values: they import shared core only.',
+    ]);
+  });
+
   it('with mainOnlyRegistry, lets src/cli/main.ts load commands only through the family registry', async () => {
     const lint = eslint({
       files: ['src/**/*.ts'],
