@@ -100,7 +100,9 @@ describe('scripts/ensure-tools.sh', () => {
     // Stand-ins that record what would run: nothing is installed, nothing leaves the machine.
     for (const tool of ['apt-get', 'apt-cache']) rmSync(join(path, tool));
     writeFileSync(join(path, 'apt-get'), `#!/bin/sh\necho "apt-get $*" >> ${log}\n`, { mode: 0o755 });
-    writeFileSync(join(path, 'apt-cache'), `#!/bin/sh\necho "apt-cache $*" >> ${log}\necho "  Candidate: 1.0"\n`, { mode: 0o755 });
+    // apt-cache's answer goes on past the candidate line, longer than a pipe holds, as a real
+    // policy with many versions can: a reader that stops early must not fail the writer.
+    writeFileSync(join(path, 'apt-cache'), `#!/bin/sh\necho "apt-cache $*" >> ${log}\necho "  Candidate: 1.0"\nseq 1 100000\n`, { mode: 0o755 });
     const r = spawnSync(join(path, 'bash'), [join(root, 'scripts/ensure-tools.sh')], {
       env: { PATH: path, TMPDIR: tmpWith(true), ENSURE_TOOLS_UID: '0' },
       encoding: 'utf8',
