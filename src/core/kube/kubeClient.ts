@@ -1,10 +1,10 @@
-import type { APIGroupList, APIResourceList, APIVersions, ObjectMeta } from 'kubernetes-types/meta/v1.js';
+import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import type { SelfSubjectAccessReview } from 'kubernetes-types/authorization/v1.js';
 import type { Info } from 'kubernetes-types/version.js';
 import { loadKubeConfig, type KubeSelection } from './kubeconfig.js';
 import { overLimitMessage } from '../input/limits.js';
 import { isKubeError, isNotFound, KubeError } from './kubeError.js';
-import { validateListPage, validateObject } from './objectSchemas.js';
+import { DOCUMENT_SCHEMAS, validateDocument, validateListPage, validateObject } from './objectSchemas.js';
 import { objectMatcher } from './selectors.js';
 import { createObjectRouter, type ObjectRouter } from './objectRouter.js';
 import {
@@ -118,8 +118,9 @@ export class KubeClient {
   }
 
   /** `GET /version`. */
-  serverVersion(): Promise<Info> {
-    return this.transport.json<Info>({ method: 'GET', path: '/version' });
+  async serverVersion(): Promise<Info> {
+    const info = await this.transport.json<unknown>({ method: 'GET', path: '/version' });
+    return validateDocument(DOCUMENT_SCHEMAS.version, info, 'version', this.transport.urlOf('/version')) as unknown as Info;
   }
 
   async get<R extends ResourceRef>(resource: R, name: string, namespace?: string): Promise<ObjectOf<R>> {
@@ -173,10 +174,12 @@ export class KubeClient {
         const qs = q.toString();
         const path = qs ? `${base}?${qs}` : base;
         const url = this.transport.urlOf(path);
-        const { value, bytes } = await this.transport.jsonSized({ method: 'GET', path });
-        if (!this.transport.tryHold(bytes)) {
-          throw new KubeError('server', `${what}: ${overLimitMessage(`${pages} pages`, this.transport.bodyLimit)}`, { method: 'GET', url });
-        }
+        const overBudget = () => new KubeError('server', `${what}: ${overLimitMessage(`${pages} pages`, this.transport.bodyLimit)}`, { method: 'GET', url });
+        const { value, bytes } = await this.transport.jsonSized({ method: 'GET', path }).catch((e: unknown) => {
+          // The earlier pages are what made this one too large: say so, of the list.
+          throw held > 0 && isKubeError(e) && e.message.endsWith(overLimitMessage('response body', this.transport.bodyLimit)) ? overBudget() : e;
+        });
+        if (!this.transport.tryHold(bytes)) throw overBudget();
         held += bytes;
         const page = validateListPage(t, value, url);
         page.items.forEach((raw, i) => {
@@ -209,12 +212,9 @@ export class KubeClient {
       kind: 'SelfSubjectAccessReview',
       spec: { resourceAttributes: { ...review } },
     };
-    const res = await this.transport.json<SelfSubjectAccessReview>({
-      method: 'POST',
-      path: '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
-      body: JSON.stringify(body),
-    });
-    const s = res.status;
+    const path = '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews';
+    const res = await this.transport.json<unknown>({ method: 'POST', path, body: JSON.stringify(body) });
+    const s = validateDocument(DOCUMENT_SCHEMAS.accessReview, res, 'SelfSubjectAccessReview', this.transport.urlOf(path)).status;
     return { allowed: s?.allowed ?? false, denied: s?.denied ?? false, reason: s?.reason ?? '', evaluationError: s?.evaluationError };
   }
 
@@ -231,10 +231,10 @@ export class KubeClient {
    * aggregated API) are skipped, as kubectl does.
    */
   async apiResources(): Promise<ApiResource[]> {
-    const [core, groups] = await Promise.all([
-      this.transport.json<APIVersions>({ method: 'GET', path: '/api' }),
-      this.transport.json<APIGroupList>({ method: 'GET', path: '/apis' }),
-    ]);
+    const read = async (path: string) => ({ value: await this.transport.json<unknown>({ method: 'GET', path }), url: this.transport.urlOf(path) });
+    const [api, apis] = await Promise.all([read('/api'), read('/apis')]);
+    const core = validateDocument(DOCUMENT_SCHEMAS.coreVersions, api.value, 'API versions', api.url);
+    const groups = validateDocument(DOCUMENT_SCHEMAS.groups, apis.value, 'API group list', apis.url);
     const gvs: Array<{ group: string; version: string; path: string }> = [
       ...core.versions.map((v) => ({ group: '', version: v, path: `/api/${v}` })),
       ...groups.groups.flatMap((g) => g.versions.map((v) => ({ group: g.name, version: v.version, path: `/apis/${v.groupVersion}` }))),
@@ -242,7 +242,13 @@ export class KubeClient {
     const lists = await Promise.all(
       gvs.map(async (gv) => {
         try {
-          return { gv, list: await this.transport.json<APIResourceList>({ method: 'GET', path: gv.path }) };
+          const list = validateDocument(
+            DOCUMENT_SCHEMAS.resources,
+            await this.transport.json<unknown>({ method: 'GET', path: gv.path }),
+            `resource list of ${gv.path}`,
+            this.transport.urlOf(gv.path),
+          );
+          return { gv, list };
         } catch (e) {
           if (isKubeError(e, 'server') || isKubeError(e, 'notfound')) return undefined;
           throw e;
@@ -260,7 +266,6 @@ export class KubeClient {
               name: r.name,
               kind: r.kind,
               namespaced: r.namespaced,
-              // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- objects from the API server are not validated against their types
               verbs: r.verbs ?? [],
               shortNames: r.shortNames ?? [],
             })),

@@ -153,3 +153,23 @@ export function validateListPage(t: ResourceType, page: unknown, url: string): {
   }
   return { items: r.data.items ?? [], continueToken: r.data.metadata?.continue || undefined };
 }
+
+/** The other documents the CLI reads: `/version`, discovery, SelfSubjectAccessReview answers. */
+export const DOCUMENT_SCHEMAS = {
+  version: loose({ major: str, minor: str, gitVersion: str, platform: str }),
+  coreVersions: loose({ versions: z.array(z.string()) }),
+  groups: loose({ groups: z.array(loose({ name: z.string(), versions: z.array(loose({ groupVersion: z.string(), version: z.string() })) })) }),
+  resources: loose({
+    resources: z.array(loose({ name: z.string(), kind: z.string(), namespaced: z.boolean(), verbs: listOf(z.string()), shortNames: listOf(z.string()) })),
+  }),
+  accessReview: loose({ status: opt(loose({ allowed: bool, denied: bool, reason: str, evaluationError: str })) }),
+};
+
+/** A document of one of DOCUMENT_SCHEMAS, or a KubeError naming `what` and the first bad field. */
+export function validateDocument<S extends z.ZodType>(schema: S, value: unknown, what: string, url: string): z.output<S> {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const field = issue && issue.path.length > 0 ? `${pathText(issue.path)}: ` : '';
+  return fail(`the API server's ${what} is not valid: ${field}${(issue?.message ?? 'invalid').replace(/^Invalid input: /, '')}`, url);
+}

@@ -110,3 +110,18 @@ describe('pages end (issue 24 item 11)', () => {
     }
   });
 });
+
+describe('other documents are checked too (issue 24 item 6)', () => {
+  it('/version and discovery of the wrong shape are one-line errors', async () => {
+    api.setHandler((r) =>
+      r.path === '/version' ? { gitVersion: 5 } : r.path === '/api' ? { versions: 'v1' } : r.path === '/apis' ? { groups: [] } : undefined,
+    );
+    const c = await client();
+    try {
+      await expect(c.serverVersion()).rejects.toThrow(/^the API server's version is not valid: gitVersion: expected string, received number$/);
+      await expect(c.apiResources()).rejects.toThrow(/^the API server's API versions is not valid: versions: expected array, received string$/);
+    } finally {
+      c.close();
+    }
+  });
+});
