@@ -113,3 +113,14 @@ describe('identity rotate status reads pods through the schemas', () => {
     );
   });
 });
+
+describe('upgrade --from-manifests reads Nodes of any shape', () => {
+  it('a Node without nodeInfo, or with a number for its runtime, is not a Docker node', async () => {
+    const { ManifestState } = await import('../../../src/core/install/upgradeSource.js');
+    const state = new ManifestState([node('bare'), node('numbered', { containerRuntimeVersion: 5 })]);
+    await expect(state.assertNoDockerNodes()).resolves.toBeUndefined();
+    await expect(new ManifestState([node('d', { containerRuntimeVersion: 'docker://24.0' })]).assertNoDockerNodes()).rejects.toThrow(
+      /docker container runtime/,
+    );
+  });
+});
