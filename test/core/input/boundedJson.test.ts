@@ -54,3 +54,14 @@ describe('loadYaml', () => {
     expect(Object.keys(loadYaml(text, 'linkerd-config', { deadline: performance.now() + 60_000 }) as object)).toHaveLength(10_000);
   });
 });
+
+describe("linkerd-config's values", () => {
+  it('get the values files’ 16 MiB limit', async () => {
+    const { parseLinkerdConfigValues } = await import('../../../src/core/kube/linkerdConfig.js');
+    const values = `linkerdVersion: x\npad: ${'a'.repeat(16 << 20)}\n`;
+    expect(() => parseLinkerdConfigValues({ data: { values } })).toThrow(
+      /^failed to parse linkerd-config values: values: larger than the 16 MiB limit for values files$/,
+    );
+    expect(parseLinkerdConfigValues({ data: { values: 'linkerdVersion: x\n' } })).toEqual({ linkerdVersion: 'x' });
+  });
+});
