@@ -32,8 +32,9 @@ function unlisted(
   selected: (o: KubeObject) => boolean,
   options: ListOptions,
 ): string | undefined {
-  if (o.kind !== undefined && o.kind !== t.kind) return `listed as kind ${o.kind.slice(0, 63)}`;
-  if (o.apiVersion !== undefined && o.apiVersion !== apiVersion) return `listed as apiVersion ${o.apiVersion.slice(0, 63)}`;
+  // `null` (and absent) kinds are the server omitting them, as it does for built-ins.
+  if (typeof o.kind === 'string' && o.kind !== t.kind) return `listed as kind ${o.kind.slice(0, 63)}`;
+  if (typeof o.apiVersion === 'string' && o.apiVersion !== apiVersion) return `listed as apiVersion ${o.apiVersion.slice(0, 63)}`;
   if (namespace !== undefined && o.metadata?.namespace !== namespace) return `not in namespace ${namespace}`;
   if (!selected(o)) return `does not match ${[options.labelSelector, options.fieldSelector].filter(Boolean).join(' and ')}`;
   return undefined;
@@ -215,7 +216,7 @@ export class KubeClient {
     const path = '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews';
     const res = await this.transport.json<unknown>({ method: 'POST', path, body: JSON.stringify(body) });
     const s = validateDocument(DOCUMENT_SCHEMAS.accessReview, res, 'SelfSubjectAccessReview', this.transport.urlOf(path)).status;
-    return { allowed: s?.allowed ?? false, denied: s?.denied ?? false, reason: s?.reason ?? '', evaluationError: s?.evaluationError };
+    return { allowed: s?.allowed ?? false, denied: s?.denied ?? false, reason: s?.reason ?? '', evaluationError: s?.evaluationError ?? undefined };
   }
 
   /** Server-side dry-run create (`?dryRun=All`): the server validates and admits the object without storing it. */

@@ -6,12 +6,15 @@ import type { KubeObject, ResourceType } from './resources.js';
  * What the CLI reads of the objects the API server sends, checked once where they arrive (get,
  * find, list) so no command meets a Pod whose `containers` is not a list or a Node whose runtime
  * version is a number. Only the fields linkerd-ts reads are checked; everything else passes
- * through untouched. Like Go's decoder, a `null` reads as an absent field; a wrong type is an
+ * through untouched. Like Go's decoder, a `null` is an absent field; a wrong type is an
  * error naming the object, as Go's decoding fails the whole read.
  */
 
-/** An optional field: absent and `null` both read as absent. */
-const opt = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
+/**
+ * An optional field: absent or `null` (readers use `?.` and `??`, which treat both alike). Not
+ * turned into `undefined` by a transform: that makes validating a large pod list three times slower.
+ */
+const opt = <T extends z.ZodType>(schema: T) => schema.nullish();
 const str = opt(z.string());
 const bool = opt(z.boolean());
 const num = opt(z.number());

@@ -87,11 +87,23 @@ describe('install and upgrade read nodes and pods through the schemas', () => {
   });
 
   it('null fields read as absent, as Go decodes them', async () => {
-    server.put(pod('nulls', { containers: [{ name: 'app', image: null, env: null }], initContainers: null }));
+    const { podTrustReader } = await import('../../../src/core/identity/podTrust.js');
+    const { proxyVersionOf } = await import('../../../src/core/kube/proxyVersion.js');
+    const anchors = { name: 'LINKERD2_PROXY_IDENTITY_TRUST_ANCHORS', value: null };
+    server.put(
+      pod('nulls', {
+        containers: [
+          { name: 'linkerd-proxy', image: null, env: [anchors] },
+          { name: 'app', env: null },
+        ],
+        initContainers: null,
+      }),
+    );
     const c = await cluster();
     try {
       const [p] = await c.meshedPods();
-      expect(p?.spec?.containers[0]).toEqual({ name: 'app', image: undefined, env: undefined });
+      expect(p && proxyVersionOf(p)).toBe('');
+      expect(p && podTrustReader([])(p)).toMatchObject({ name: 'nulls', anchors: { known: false } });
     } finally {
       c.close();
       server.remove('v1', 'Pod', 'nulls', 'emojivoto');
