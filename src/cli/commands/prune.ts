@@ -4,6 +4,7 @@ import { resolveGlobals } from '../globals.js';
 import { setExamples } from '../help/cobraHelp.js';
 import { manifestFormat } from '../output/manifest.js';
 import { renderStubs } from '../output/stubs.js';
+import { notesText } from '../output/sanitize.js';
 
 export function register(program: Command): Command {
   const cmd = program.command('prune').description('Output extraneous Kubernetes resources in the linkerd control plane');
@@ -14,6 +15,7 @@ export function register(program: Command): Command {
     const format = manifestFormat(opts.output);
     const { prune } = await import('../../core/lifecycle/index.js');
     const result = await prune({ namespace: globals.linkerdNamespace, cluster: globals });
+    process.stderr.write(notesText(result.notes));
     process.stdout.write(renderStubs(result.objects, format));
   });
 }

@@ -58,7 +58,8 @@ export function podTrustReader(currentBundles: ReadonlyArray<{ text: string; sha
     const env = proxyContainer(pod)?.env?.find((e) => e.name === TRUST_ANCHORS_ENV);
     if (env === undefined) return undefined;
     let anchors: PodAnchors;
-    if (env.value !== undefined) {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the API may send `value: null` (an absent value, as Go reads it)
+    if (env.value !== undefined && env.value !== null) {
       anchors = inline(env.value);
     } else {
       const digest = pod.metadata?.annotations?.[TRUST_ROOT_ANNOTATION];

@@ -58,13 +58,15 @@ function pause(ms: number): void {
  * EAGAIN while its writer is silent: the read then sleeps, 1 ms at first and up to 50 ms, instead
  * of asking again at once (which would burn a core for as long as the writer takes).
  */
-function readFdBounded(fd: number, path: string, limit: InputLimit, input: string = path): Buffer {
+function readFdBounded(fd: number, path: string, limit: InputLimit, input: string = path, timeLimitMs?: number): Buffer {
   const info = fstatSync(fd);
   if (info.isDirectory()) throw new UserError(`read ${path}: is a directory`);
   if (info.isFile() && info.size > limit.bytes) throw over(input, limit);
   const out = new Collector(input, limit);
+  const deadline = timeLimitMs === undefined ? Infinity : performance.now() + timeLimitMs;
   let idleMs = 0;
   for (;;) {
+    if (performance.now() > deadline) throw new UserError(`read ${path}: i/o timeout (no end of input within ${timeLimitMs} ms)`);
     const buf = Buffer.allocUnsafe(CHUNK);
     let n: number;
     try {
@@ -84,9 +86,10 @@ function readFdBounded(fd: number, path: string, limit: InputLimit, input: strin
 /**
  * All bytes of the file at `path`, refused past `limit`. A directory is `read PATH: is a
  * directory`; `input` names the file in the limit message (defaults to the path). `flags` are
- * open(2)'s (read-only by default).
+ * open(2)'s (read-only by default). With `timeLimitMs` (and O_NONBLOCK in `flags`, so a pipe
+ * never blocks the thread), a writer that has not finished by then is an i/o timeout.
  */
-export function readFileBounded(path: string, limit: InputLimit, input: string = path, flags: number = constants.O_RDONLY): Buffer {
+export function readFileBounded(path: string, limit: InputLimit, input: string = path, flags: number = constants.O_RDONLY, timeLimitMs?: number): Buffer {
   let fd: number;
   try {
     fd = openSync(path, flags);
@@ -94,7 +97,7 @@ export function readFileBounded(path: string, limit: InputLimit, input: string =
     throw fileError('open', path, e);
   }
   try {
-    return readFdBounded(fd, path, limit, input);
+    return readFdBounded(fd, path, limit, input, timeLimitMs);
   } finally {
     closeSync(fd);
   }

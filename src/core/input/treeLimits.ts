@@ -13,6 +13,24 @@ export const MAX_EXPANDED_NODES = 1_000_000;
 /** Levels of nesting (maps and lists inside each other), aliases expanded. */
 export const MAX_NESTING_DEPTH = 256;
 
+/**
+ * Objects and lists a parsed text may hold: one per 16 bytes of text, plus 100,000. Real
+ * Kubernetes JSON and YAML hold one per 30 to 50 bytes (managedFields' `{}` are the densest);
+ * each costs V8 40 to 64 bytes, so the parsed tree stays within a few times the text's size.
+ */
+export const BYTES_PER_COLLECTION = 16;
+export const MIN_COLLECTION_BUDGET = 100_000;
+
+/** The collections a text of `length` characters may parse to. */
+export function collectionBudget(length: number): number {
+  return MIN_COLLECTION_BUDGET + Math.floor(length / BYTES_PER_COLLECTION);
+}
+
+/** The refusal of a text denser than the collection budget. */
+export function denseText(budget: number): string {
+  return `more than ${budget.toLocaleString('en-US')} objects and lists for its size (one per ${BYTES_PER_COLLECTION} bytes, plus ${MIN_COLLECTION_BUDGET.toLocaleString('en-US')}); refusing to parse it`;
+}
+
 export type TreeProblem = { kind: 'expansion'; reason: string } | { kind: 'depth'; reason: string } | { kind: 'recursive'; reason: string };
 
 /** How a kind of tree is walked: the children of a node, or undefined for a leaf. */

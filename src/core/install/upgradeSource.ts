@@ -79,7 +79,11 @@ export class ManifestState implements UpgradeSource {
   }
 
   assertNoDockerNodes(): Promise<void> {
-    const docker = this.ofKind<Node>('Node').some((n) => n.status?.nodeInfo?.containerRuntimeVersion.startsWith('docker:'));
+    // Manifests are not validated like API objects: a Node may lack the field or hold another type.
+    const docker = this.ofKind<Node>('Node').some((n) => {
+      const runtime: unknown = n.status?.nodeInfo?.containerRuntimeVersion;
+      return typeof runtime === 'string' && runtime.startsWith('docker:');
+    });
     return docker ? Promise.reject(UserError.verbatim(DOCKER_NODES)) : Promise.resolve();
   }
 

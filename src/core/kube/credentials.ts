@@ -1,7 +1,6 @@
 import type http from 'node:http';
 import type https from 'node:https';
-import type { ResolvedKubeConfig } from './kubeconfig.js';
-import { readFileBounded } from '../input/boundedRead.js';
+import { readKubeFile, type ResolvedKubeConfig } from './kubeconfig.js';
 import { PEM_LIMIT } from '../input/limits.js';
 import { loadClientNode } from './clientNode.js';
 import { execCredentialSource } from './execCredential.js';
@@ -38,7 +37,7 @@ const ignore = (): void => undefined;
 function read(file: string | undefined, data: string | undefined, what: string, owner: string): Buffer | undefined {
   if (file) {
     try {
-      return readFileBounded(file, PEM_LIMIT);
+      return readKubeFile(file, PEM_LIMIT);
     } catch (e) {
       throw new KubeError('config', `unable to read ${what} ${file} for ${owner} due to ${firstLine(e)}`, { cause: e });
     }

@@ -1,11 +1,49 @@
-import type { APIGroupList, APIResourceList, APIVersions, ObjectMeta } from 'kubernetes-types/meta/v1.js';
+import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import type { SelfSubjectAccessReview } from 'kubernetes-types/authorization/v1.js';
 import type { Info } from 'kubernetes-types/version.js';
 import { loadKubeConfig, type KubeSelection } from './kubeconfig.js';
-import { isKubeError, isNotFound } from './kubeError.js';
+import { overLimitMessage } from '../input/limits.js';
+import { isKubeError, isNotFound, KubeError } from './kubeError.js';
+import { DOCUMENT_SCHEMAS, validateDocument, validateListPage, validateObject } from './objectSchemas.js';
+import { objectMatcher } from './selectors.js';
 import { createObjectRouter, type ObjectRouter } from './objectRouter.js';
-import { apiVersionOf, collectionPath, objectPath, resourceType, type KubeObject, type ObjectOf, type ResourceRef } from './resources.js';
+import {
+  apiVersionOf,
+  collectionPath,
+  objectPath,
+  qualifiedName,
+  resourceType,
+  type KubeObject,
+  type ObjectOf,
+  type ResourceRef,
+  type ResourceType,
+} from './resources.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, KubeTransport } from './transport.js';
+
+/** Pages one LIST may take: at linkerd's 500 objects a page, more than the response budget holds. */
+export const MAX_LIST_PAGES = 1_000;
+
+/** Why a listed object is not one the list asked for, or undefined when it is. */
+function unlisted(
+  o: KubeObject,
+  t: ResourceType,
+  apiVersion: string,
+  namespace: string | undefined,
+  selected: (o: KubeObject) => boolean,
+  options: ListOptions,
+): string | undefined {
+  // `null` (and absent) kinds are the server omitting them, as it does for built-ins.
+  if (typeof o.kind === 'string' && o.kind !== t.kind) return `listed as kind ${o.kind.slice(0, 63)}`;
+  if (typeof o.apiVersion === 'string' && o.apiVersion !== apiVersion) return `listed as apiVersion ${o.apiVersion.slice(0, 63)}`;
+  if (namespace !== undefined && o.metadata?.namespace !== namespace) return `not in namespace ${namespace}`;
+  if (!selected(o)) return `does not match ${[options.labelSelector, options.fieldSelector].filter(Boolean).join(' and ')}`;
+  return undefined;
+}
+
+/** A continue token, quoted and cut short for a message. */
+function tokenText(token: string): string {
+  return JSON.stringify(token.length > 40 ? `${token.slice(0, 40)}…` : token);
+}
 
 export interface ListOptions {
   /** Omit for all namespaces (ignored for cluster-scoped resources). */
@@ -55,6 +93,8 @@ export interface ConnectOptions {
 /** Typed, read-mostly access to one cluster. Every call is one or a few HTTP requests. */
 export class KubeClient {
   private router?: ObjectRouter;
+  /** What reads noticed and worked around (objects a list should not have held), for stderr. */
+  readonly warnings: string[] = [];
 
   constructor(
     private readonly transport: KubeTransport,
@@ -79,15 +119,17 @@ export class KubeClient {
   }
 
   /** `GET /version`. */
-  serverVersion(): Promise<Info> {
-    return this.transport.json<Info>({ method: 'GET', path: '/version' });
+  async serverVersion(): Promise<Info> {
+    const info = await this.transport.json<unknown>({ method: 'GET', path: '/version' });
+    return validateDocument(DOCUMENT_SCHEMAS.version, info, 'version', this.transport.urlOf('/version')) as unknown as Info;
   }
 
   async get<R extends ResourceRef>(resource: R, name: string, namespace?: string): Promise<ObjectOf<R>> {
     const t = resourceType(resource);
     if (t.namespaced && !namespace) throw new Error(`get ${t.plural}/${name}: a namespace is required`);
-    const obj = await this.transport.json<KubeObject>({ method: 'GET', path: objectPath(t, name, t.namespaced ? namespace : undefined) });
-    return obj as ObjectOf<R>;
+    const path = objectPath(t, name, t.namespaced ? namespace : undefined);
+    const obj = await this.transport.json<unknown>({ method: 'GET', path });
+    return validateObject(t, obj, `${t.kind} ${namespace ? `${namespace}/` : ''}${name}`, this.transport.urlOf(path)) as ObjectOf<R>;
   }
 
   /** Like `get`, but `undefined` when the object does not exist. */
@@ -100,27 +142,68 @@ export class KubeClient {
     }
   }
 
-  /** LIST a resource; items get their `apiVersion`/`kind` filled in (the server omits them for built-ins). */
+  /**
+   * LIST a resource, following pages. Items are validated (objectSchemas.ts) and get the
+   * `apiVersion`/`kind` that was asked for (the server omits them for built-ins). An item the
+   * server should not have listed — another kind or version, another namespace, or not matching
+   * the selectors — is dropped with a warning (`warnings`). Every page counts against the
+   * response budget until the list is complete; a repeated continue token or more than
+   * MAX_LIST_PAGES pages ends the read with an error naming the resource.
+   */
   async list<R extends ResourceRef>(resource: R, options: ListOptions = {}): Promise<Array<ObjectOf<R>>> {
     const t = resourceType(resource);
-    const base = collectionPath(t, t.namespaced ? options.namespace : undefined);
+    const namespace = t.namespaced ? options.namespace : undefined;
+    const base = collectionPath(t, namespace);
     const apiVersion = apiVersionOf(t);
+    const selected = objectMatcher(options);
+    const what = `list of ${qualifiedName(t)}`;
     const items: KubeObject[] = [];
+    const tokens = new Set<string>();
+    const ignored: string[] = [];
+    let held = 0;
+    let pages = 0;
     let cont: string | undefined;
-    do {
-      const q = new URLSearchParams();
-      if (options.labelSelector) q.set('labelSelector', options.labelSelector);
-      if (options.fieldSelector) q.set('fieldSelector', options.fieldSelector);
-      if (options.limit) q.set('limit', String(options.limit));
-      if (cont) q.set('continue', cont);
-      const qs = q.toString();
-      const page = await this.transport.json<{ items?: KubeObject[]; metadata?: { continue?: string } }>({
-        method: 'GET',
-        path: qs ? `${base}?${qs}` : base,
-      });
-      for (const item of page.items ?? []) items.push({ ...item, apiVersion: item.apiVersion ?? apiVersion, kind: item.kind ?? t.kind });
-      cont = options.limit ? page.metadata?.continue || undefined : undefined;
-    } while (cont);
+    try {
+      do {
+        if (++pages > MAX_LIST_PAGES)
+          throw new KubeError('server', `${what}: more than ${MAX_LIST_PAGES.toLocaleString('en-US')} pages; refusing an endless list`);
+        const q = new URLSearchParams();
+        if (options.labelSelector) q.set('labelSelector', options.labelSelector);
+        if (options.fieldSelector) q.set('fieldSelector', options.fieldSelector);
+        if (options.limit) q.set('limit', String(options.limit));
+        if (cont) q.set('continue', cont);
+        const qs = q.toString();
+        const path = qs ? `${base}?${qs}` : base;
+        const url = this.transport.urlOf(path);
+        const overBudget = () => new KubeError('server', `${what}: ${overLimitMessage(`${pages} pages`, this.transport.bodyLimit)}`, { method: 'GET', url });
+        const { value, bytes } = await this.transport.jsonSized({ method: 'GET', path }).catch((e: unknown) => {
+          // The earlier pages are what made this one too large: say so, of the list.
+          throw held > 0 && isKubeError(e) && e.message.endsWith(overLimitMessage('response body', this.transport.bodyLimit)) ? overBudget() : e;
+        });
+        if (!this.transport.tryHold(bytes)) throw overBudget();
+        held += bytes;
+        const page = validateListPage(t, value, url);
+        page.items.forEach((raw, i) => {
+          const o = validateObject(t, raw, `item ${i} of the ${what}`, url);
+          const why = unlisted(o, t, apiVersion, namespace, selected, options);
+          if (why === undefined) items.push({ ...o, apiVersion, kind: t.kind });
+          else ignored.push(`${o.metadata?.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata?.name ?? `item ${i}`} (${why})`);
+        });
+        cont = options.limit ? page.continueToken : undefined;
+        if (cont !== undefined) {
+          if (tokens.has(cont))
+            throw new KubeError('server', `${what}: the server sent continue token ${tokenText(cont)} twice; refusing an endless list`, { method: 'GET', url });
+          tokens.add(cont);
+        }
+      } while (cont);
+    } finally {
+      this.transport.release(held);
+    }
+    if (ignored.length > 0) {
+      const shown = ignored.slice(0, 5).join(', ');
+      const more = ignored.length > 5 ? ` and ${ignored.length - 5} more` : '';
+      this.warnings.push(`ignored ${ignored.length} object(s) the API server put in the ${what} that do not belong there: ${shown}${more}`);
+    }
     return items as Array<ObjectOf<R>>;
   }
 
@@ -130,13 +213,10 @@ export class KubeClient {
       kind: 'SelfSubjectAccessReview',
       spec: { resourceAttributes: { ...review } },
     };
-    const res = await this.transport.json<SelfSubjectAccessReview>({
-      method: 'POST',
-      path: '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
-      body: JSON.stringify(body),
-    });
-    const s = res.status;
-    return { allowed: s?.allowed ?? false, denied: s?.denied ?? false, reason: s?.reason ?? '', evaluationError: s?.evaluationError };
+    const path = '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews';
+    const res = await this.transport.json<unknown>({ method: 'POST', path, body: JSON.stringify(body) });
+    const s = validateDocument(DOCUMENT_SCHEMAS.accessReview, res, 'SelfSubjectAccessReview', this.transport.urlOf(path)).status;
+    return { allowed: s?.allowed ?? false, denied: s?.denied ?? false, reason: s?.reason ?? '', evaluationError: s?.evaluationError ?? undefined };
   }
 
   /** Server-side dry-run create (`?dryRun=All`): the server validates and admits the object without storing it. */
@@ -152,10 +232,10 @@ export class KubeClient {
    * aggregated API) are skipped, as kubectl does.
    */
   async apiResources(): Promise<ApiResource[]> {
-    const [core, groups] = await Promise.all([
-      this.transport.json<APIVersions>({ method: 'GET', path: '/api' }),
-      this.transport.json<APIGroupList>({ method: 'GET', path: '/apis' }),
-    ]);
+    const read = async (path: string) => ({ value: await this.transport.json<unknown>({ method: 'GET', path }), url: this.transport.urlOf(path) });
+    const [api, apis] = await Promise.all([read('/api'), read('/apis')]);
+    const core = validateDocument(DOCUMENT_SCHEMAS.coreVersions, api.value, 'API versions', api.url);
+    const groups = validateDocument(DOCUMENT_SCHEMAS.groups, apis.value, 'API group list', apis.url);
     const gvs: Array<{ group: string; version: string; path: string }> = [
       ...core.versions.map((v) => ({ group: '', version: v, path: `/api/${v}` })),
       ...groups.groups.flatMap((g) => g.versions.map((v) => ({ group: g.name, version: v.version, path: `/apis/${v.groupVersion}` }))),
@@ -163,7 +243,13 @@ export class KubeClient {
     const lists = await Promise.all(
       gvs.map(async (gv) => {
         try {
-          return { gv, list: await this.transport.json<APIResourceList>({ method: 'GET', path: gv.path }) };
+          const list = validateDocument(
+            DOCUMENT_SCHEMAS.resources,
+            await this.transport.json<unknown>({ method: 'GET', path: gv.path }),
+            `resource list of ${gv.path}`,
+            this.transport.urlOf(gv.path),
+          );
+          return { gv, list };
         } catch (e) {
           if (isKubeError(e, 'server') || isKubeError(e, 'notfound')) return undefined;
           throw e;
@@ -181,7 +267,6 @@ export class KubeClient {
               name: r.name,
               kind: r.kind,
               namespaced: r.namespaced,
-              // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- objects from the API server are not validated against their types
               verbs: r.verbs ?? [],
               shortNames: r.shortNames ?? [],
             })),

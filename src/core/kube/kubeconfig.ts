@@ -1,11 +1,11 @@
-import fs from 'node:fs';
+import fs, { constants } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Cluster, Context, User } from '@kubernetes/client-node';
-import { readTextFileBounded } from '../input/boundedRead.js';
+import { readFileBounded, readTextFileBounded } from '../input/boundedRead.js';
 import { loadYaml } from '../input/loadYaml.js';
-import { KUBECONFIG_LIMIT, PEM_LIMIT } from '../input/limits.js';
-import { firstLine } from '../errors.js';
+import { formatBytes, type InputLimit, KUBECONFIG_LIMIT, overLimitMessage, PEM_LIMIT } from '../input/limits.js';
+import { firstLine, UserError } from '../errors.js';
 import { KubeError, NO_CONFIG } from './kubeError.js';
 import { loadConfigTypes } from './clientNode.js';
 
@@ -56,10 +56,40 @@ function absolute(dir: string, file: string | undefined): string | undefined {
   return file === undefined || path.isAbsolute(file) ? file : path.join(dir, file);
 }
 
-function loadFile(types: ConfigTypes, file: string): KubeConfigData {
+/**
+ * How long a kubeconfig file (or a file it names) may take to read: a FIFO or a process
+ * substitution whose writer never finishes is an error, not a hang.
+ */
+export const KUBE_FILE_TIME_LIMIT_MS = 5_000;
+
+/**
+ * A file named by the kubeconfig settings, bounded in size and time. Opened non-blocking, so a
+ * FIFO nobody writes to reads as empty instead of blocking in open(2).
+ */
+export function readKubeFile(file: string, limit: InputLimit): Buffer {
+  return readFileBounded(file, limit, file, constants.O_RDONLY | constants.O_NONBLOCK, KUBE_FILE_TIME_LIMIT_MS);
+}
+
+/** What is left of the one size budget all kubeconfig files of a run share. */
+interface KubeconfigBudget {
+  left: number;
+}
+
+function loadFile(types: ConfigTypes, file: string, budget: KubeconfigBudget = { left: KUBECONFIG_LIMIT.bytes }): KubeConfigData {
   let text: string;
   try {
-    text = readTextFileBounded(file, KUBECONFIG_LIMIT);
+    const limit = { bytes: budget.left, what: KUBECONFIG_LIMIT.what };
+    let bytes: Buffer;
+    try {
+      bytes = readKubeFile(file, limit);
+    } catch (e) {
+      if (budget.left < KUBECONFIG_LIMIT.bytes && (e as Error).message === overLimitMessage(file, limit)) {
+        throw new UserError(`the files of KUBECONFIG together are larger than the ${formatBytes(KUBECONFIG_LIMIT.bytes)} limit for ${KUBECONFIG_LIMIT.what}`);
+      }
+      throw e;
+    }
+    budget.left -= bytes.length;
+    text = bytes.toString('utf8');
   } catch (e) {
     const code = ((e as Error).cause as NodeJS.ErrnoException | undefined)?.code;
     if (code === 'ENOENT') throw configError(`stat ${file}: no such file or directory`, e);
@@ -79,6 +109,27 @@ function loadFile(types: ConfigTypes, file: string): KubeConfigData {
   } catch (e) {
     throw configError(`error loading config file "${file}": ${firstLine(e)}`, e);
   }
+}
+
+/**
+ * The existing files of a $KUBECONFIG list, each once (client-go drops repeated entries; the
+ * same file under another name is dropped too), in order.
+ */
+function kubeconfigFiles(list: string): string[] {
+  const seen = new Set<string>();
+  return list.split(path.delimiter).filter((f) => {
+    if (f === '') return false;
+    let key: string;
+    try {
+      const st = fs.statSync(f);
+      key = `${st.dev}:${st.ino}`;
+    } catch {
+      return false;
+    }
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** client-go's merge of $KUBECONFIG files: the first file to define a name (or current-context) wins. */
@@ -130,8 +181,8 @@ export async function loadKubeConfig(sel: KubeSelection, env: NodeJS.ProcessEnv 
   if (sel.kubeconfig) {
     config = loadFile(types, sel.kubeconfig);
   } else if (env.KUBECONFIG) {
-    const files = env.KUBECONFIG.split(path.delimiter).filter((f) => f !== '' && fs.existsSync(f));
-    config = mergeFirstWins(files.map((f) => loadFile(types, f)));
+    const budget = { left: KUBECONFIG_LIMIT.bytes };
+    config = mergeFirstWins(kubeconfigFiles(env.KUBECONFIG).map((f) => loadFile(types, f, budget)));
   } else {
     const home = path.join(env.HOME || os.homedir(), '.kube', 'config');
     if (fs.existsSync(home)) config = loadFile(types, home);

@@ -1,6 +1,7 @@
 import type { ConfigMap } from 'kubernetes-types/core/v1.js';
 import { UserError } from '../errors.js';
 import { loadYaml } from '../input/loadYaml.js';
+import { overLimitMessage, VALUES_LIMIT } from '../input/limits.js';
 import type { ObjectOf, ResourceRef } from './resources.js';
 
 /** Name of the ConfigMap holding the control plane's Helm values (key `values`). */
@@ -11,13 +12,24 @@ export interface ObjectFinder {
   find<R extends ResourceRef>(resource: R, name: string, namespace?: string): Promise<ObjectOf<R> | undefined>;
 }
 
-/** The plain object under `data.values` of a linkerd-config ConfigMap (validated elsewhere, by the values model). */
-export function parseLinkerdConfigValues(cm: ConfigMap): Record<string, unknown> {
+export interface ParseOptions {
+  /** performance.now() time by which parsing must be done (a command's deadline for its cluster reads). */
+  deadline?: number;
+}
+
+/**
+ * The plain object under `data.values` of a linkerd-config ConfigMap (validated elsewhere, by the
+ * values model). The values are a values file, so they get the values files' size limit.
+ */
+export function parseLinkerdConfigValues(cm: ConfigMap, o: ParseOptions = {}): Record<string, unknown> {
   const raw = cm.data?.values;
   if (raw === undefined) throw new UserError(`${LINKERD_CONFIG} configmap does not contain values`);
+  if (raw.length > VALUES_LIMIT.bytes || Buffer.byteLength(raw) > VALUES_LIMIT.bytes) {
+    throw new UserError(`failed to parse ${LINKERD_CONFIG} values: ${overLimitMessage('values', VALUES_LIMIT)}`);
+  }
   let parsed: unknown;
   try {
-    parsed = loadYaml(raw);
+    parsed = loadYaml(raw, undefined, o);
   } catch (e) {
     throw new UserError(`failed to parse ${LINKERD_CONFIG} values: ${(e as Error).message.split('\n')[0]}`, { cause: e });
   }
@@ -30,7 +42,7 @@ export function parseLinkerdConfigValues(cm: ConfigMap): Record<string, unknown>
  * The parsed `values` of `<namespace>/linkerd-config`, or `undefined` when the ConfigMap
  * does not exist. API failures propagate as `KubeError`; unreadable values as `UserError`.
  */
-export async function readLinkerdConfig(reader: ObjectFinder, namespace: string): Promise<Record<string, unknown> | undefined> {
+export async function readLinkerdConfig(reader: ObjectFinder, namespace: string, o: ParseOptions = {}): Promise<Record<string, unknown> | undefined> {
   const cm = await reader.find('configmaps', LINKERD_CONFIG, namespace);
-  return cm === undefined ? undefined : parseLinkerdConfigValues(cm);
+  return cm === undefined ? undefined : parseLinkerdConfigValues(cm, o);
 }

@@ -4,6 +4,7 @@ import { API_BODY_LIMIT, type InputLimit, overLimitMessage } from '../input/limi
 import { type ClientTls, clusterCa, type RequestAuth, resolveCredentials, type Headers } from './credentials.js';
 import type { KubeSelection, ResolvedKubeConfig } from './kubeconfig.js';
 import { firstLine } from '../errors.js';
+import { JsonLimitError, parseJsonBounded } from '../input/boundedJson.js';
 import { KubeError, type KubeErrorKind } from './kubeError.js';
 import { netErrorText, urlErrorMessage } from '../net/netErrorText.js';
 import { type OutboundAgent, outboundAgent } from '../net/outboundAgent.js';
@@ -178,21 +179,46 @@ export class KubeTransport {
     });
   }
 
-  /** Send and decode a JSON answer; any non-2xx status becomes a `KubeError`. */
+  /**
+   * Send and decode a JSON answer; any non-2xx status becomes a `KubeError`. The request's
+   * deadline covers decoding too, and the body is held to the tree limits (boundedJson.ts).
+   */
   async json<T>(req: TransportRequest): Promise<T> {
+    return (await this.jsonSized(req)).value as T;
+  }
+
+  /** Like `json`, with the size of the body read (list pages count it against the budget). */
+  async jsonSized(req: TransportRequest): Promise<{ value: unknown; bytes: number }> {
+    const deadline = performance.now() + this.timeoutMs;
     const res = await this.send(req);
     const url = this.urlOf(req.path);
     if (res.status < 200 || res.status > 299) throw statusError(req.method, url, res.status, res.body);
     try {
-      return JSON.parse(res.body) as T;
+      return { value: parseJsonBounded(res.body, { deadline }), bytes: Buffer.byteLength(res.body) };
     } catch (e) {
-      throw new KubeError('server', urlErrorMessage(req.method, url, `invalid JSON in response: ${firstLine(e)}`), {
+      if (e instanceof JsonLimitError && e.why === 'deadline') throw networkError(e, req.method, url, 'body', this.proxy);
+      const what = e instanceof JsonLimitError ? 'response body' : 'invalid JSON in response';
+      throw new KubeError('server', urlErrorMessage(req.method, url, `${what}: ${firstLine(e)}`), {
         status: res.status,
         method: req.method,
         url,
         cause: e,
       });
     }
+  }
+
+  /**
+   * Keep `bytes` of a response counted against the body limit until `release` (a list's pages,
+   * held until the list is complete); false, holding nothing, when they do not fit.
+   */
+  tryHold(bytes: number): boolean {
+    if (this.buffered + bytes > this.bodyLimit.bytes) return false;
+    this.buffered += bytes;
+    return true;
+  }
+
+  release(bytes: number): void {
+    this.buffered -= bytes;
   }
 
   /**
@@ -288,7 +314,7 @@ export function statusError(method: string, url: string, status: number, body: s
   let message: string | undefined;
   let reason: string | undefined;
   try {
-    const s = JSON.parse(body) as { kind?: string; message?: string; reason?: string } | null;
+    const s = parseJsonBounded(body) as { kind?: string; message?: string; reason?: string } | null;
     if (s?.kind === 'Status') {
       message = s.message || undefined;
       reason = s.reason || undefined;

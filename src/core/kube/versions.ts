@@ -25,8 +25,10 @@ function reason(e: unknown): string {
 }
 
 async function serverVersion(client: KubeClient, namespace: string): Promise<{ server: string; serverUnavailable?: string }> {
+  // The deadline covers reading the values too, not only the request.
+  const deadline = performance.now() + VERSION_TIMEOUT_MS;
   try {
-    const values = await readLinkerdConfig(client, namespace);
+    const values = await readLinkerdConfig(client, namespace, { deadline });
     if (values === undefined) return { server: UNAVAILABLE, serverUnavailable: `no linkerd-config ConfigMap in namespace ${namespace}` };
     const v = values.linkerdVersion;
     if (typeof v === 'string' && v !== '') return { server: v };

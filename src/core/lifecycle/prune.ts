@@ -4,7 +4,7 @@ import { UserError } from '../errors.js';
 import type { KubeClient } from '../kube/kubeClient.js';
 import { isKubeError } from '../kube/kubeError.js';
 import type { ResourceType } from '../kube/resources.js';
-import { groupOf, stubOfObject, type StubObject } from './stubs.js';
+import { groupOf, stubOfListed, type StubObject } from './stubs.js';
 
 /*
  * `linkerd prune` (linkerd's cli/cmd/prune.go): what the cluster holds with the control plane's label that the
@@ -68,9 +68,8 @@ export async function prunableObjects(client: KubeClient, expected: readonly Ren
     }),
   );
   return lists.flatMap((items, i) => {
-    const namespaced = PRUNABLE_KINDS[i]?.namespaced ?? false;
-    return items
-      .filter((o) => !wanted.has(identity(o.apiVersion ?? '', o.kind ?? '', o.metadata?.name ?? '', namespaced ? o.metadata?.namespace : undefined)))
-      .map((o) => stubOfObject(o, namespaced));
+    const t = PRUNABLE_KINDS[i];
+    if (t === undefined) return [];
+    return items.map((o) => stubOfListed(t, o)).filter((s) => !wanted.has(identity(s.apiVersion, s.kind, s.metadata.name, s.metadata.namespace)));
   });
 }

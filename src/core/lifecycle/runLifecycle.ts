@@ -35,7 +35,7 @@ export async function uninstall(req: LifecycleRequest & { force: boolean }): Pro
       if (refusals.length > 0) throw UserError.verbatim(refusals.map((r) => `${r}\n`).join(''));
     }
     const objects = await uninstallObjects(client);
-    return { objects, notes: objects.length === 0 ? [NOTHING_TO_UNINSTALL] : [] };
+    return { objects, notes: [...client.warnings, ...(objects.length === 0 ? [NOTHING_TO_UNINSTALL] : [])] };
   } finally {
     client.close();
   }
@@ -64,7 +64,8 @@ export async function prune(req: LifecycleRequest): Promise<LifecycleResult> {
         undefined,
       )),
     ];
-    return { objects: await prunableObjects(client, expected), notes: [] };
+    const objects = await prunableObjects(client, expected);
+    return { objects, notes: [...client.warnings] };
   } finally {
     client.close();
   }

@@ -3,7 +3,7 @@ import { CONTROL_PLANE_NS_LABEL } from '../mesh/names.js';
 import { UserError } from '../errors.js';
 import type { KubeClient } from '../kube/kubeClient.js';
 import { BUILTIN_RESOURCES, type BuiltinResource } from '../kube/resources.js';
-import { stubOfObject, type StubObject } from './stubs.js';
+import { stubOfListed, type StubObject } from './stubs.js';
 
 /*
  * `linkerd uninstall` (linkerd's cli/cmd/uninstall.go): refuse while extensions or meshed workloads remain (unless
@@ -72,7 +72,6 @@ export async function uninstallObjects(client: KubeClient): Promise<StubObject[]
   );
   return lists.flatMap((items, i) => {
     const kind = UNINSTALL_KINDS[i];
-    const namespaced = kind !== undefined && BUILTIN_RESOURCES[kind.resource].namespaced;
-    return items.map((o) => stubOfObject(o, namespaced));
+    return kind === undefined ? [] : items.map((o) => stubOfListed(BUILTIN_RESOURCES[kind.resource], o));
   });
 }
