@@ -1,5 +1,6 @@
 import { createPublicKey } from 'node:crypto';
 import { UserError } from '../errors.js';
+import { extensionProblem } from './extensionProblem.js';
 import { nistCurveName } from './keys.js';
 import { PemReader, encodePem } from './pemBlocks.js';
 import { x509 } from './x509.js';
@@ -21,6 +22,8 @@ export function parseCertificateDer(der: Buffer): CertificateParse {
   } catch {
     return { ok: false, reason: 'x509: malformed certificate' };
   }
+  const problem = extensionProblem(der);
+  if (problem !== undefined) return { ok: false, reason: problem };
   try {
     const key = createPublicKey({ key: Buffer.from(certificate.publicKey.rawData), format: 'der', type: 'spki' });
     // Go only knows the NIST curves; anything else fails to parse at all.
