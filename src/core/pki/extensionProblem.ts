@@ -33,7 +33,8 @@ function readFields(extension: x509.Extension): void {
  * schema errors on first use; checking each one up front turns that into one refusal that says which.
  */
 export function extensionProblem(der: Uint8Array): string | undefined {
-  const extensions = AsnConvert.parse(der, Certificate).tbsCertificate.extensions ?? [];
+  const extensions = AsnConvert.parse(der, Certificate).tbsCertificate.extensions;
+  if (extensions === undefined) return undefined;
   for (const raw of extensions) {
     try {
       readFields(x509.ExtensionFactory.create(AsnConvert.serialize(raw)));
