@@ -1,5 +1,6 @@
 import type { CertificateReport } from '../../core/identity/certificateReport.js';
 import type { InspectReport } from '../../core/identity/inspect.js';
+import { terminalField } from './sanitize.js';
 
 const DAY = 86_400_000;
 
@@ -38,17 +39,17 @@ export function certificateLines(c: CertificateReport, indent = '  '): string[] 
   ];
   if (c.chainsTo)
     rows.push(['Chains to', c.chainsTo.ok ? `${c.chainsTo.anchorSubject} (SHA-256 ${c.chainsTo.anchorSha256.slice(0, 16)}…)` : `NO: ${c.chainsTo.reason}`]);
-  return rows.map(([k, v]) => `${indent}${`${k}:`.padEnd(12)}${v}`);
+  return rows.map(([k, v]) => `${indent}${`${k}:`.padEnd(12)}${terminalField(v)}`);
 }
 
 export function inspectText(report: InspectReport): string {
   const out: string[] = [];
   for (const s of report.sections) {
     s.certificates.forEach((c, i) => {
-      out.push(`${s.title}: certificate ${i + 1} of ${s.certificates.length} (${c.source})`, ...certificateLines(c), '');
+      out.push(`${terminalField(s.title)}: certificate ${i + 1} of ${s.certificates.length} (${terminalField(c.source)})`, ...certificateLines(c), '');
     });
   }
-  for (const p of report.problems) out.push(`‼ ${p}`);
+  for (const p of report.problems) out.push(`‼ ${terminalField(p)}`);
   if (report.problems.length > 0) out.push('');
   return out.join('\n');
 }

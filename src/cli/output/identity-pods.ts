@@ -1,6 +1,7 @@
 import { createPublicKey } from 'node:crypto';
 import type { PodCertificates } from '../../core/identity/podIdentity.js';
 import { certificateInfo, x509 } from '../../core/pki/index.js';
+import { terminalField } from './sanitize.js';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
@@ -80,7 +81,7 @@ function extensionLines(cert: x509.X509Certificate): string[] {
   if (san)
     out.push(
       `${' '.repeat(12)}X509v3 Subject Alternative Name:${crit(san)}`,
-      `${i}${san.names.items.map((n) => `${n.type === 'dns' ? 'DNS' : n.type.toUpperCase()}:${n.value}`).join(', ')}`,
+      `${i}${san.names.items.map((n) => `${n.type === 'dns' ? 'DNS' : n.type.toUpperCase()}:${terminalField(n.value)}`).join(', ')}`,
     );
   return out.length > 0 ? [`${' '.repeat(8)}X509v3 extensions:`, ...out] : [];
 }
@@ -98,11 +99,11 @@ export function certificateText(cert: x509.X509Certificate): string {
     '        Version: 3 (0x2)',
     `        Serial Number: ${serial}`,
     `    Signature Algorithm: ${info.signatureAlgorithm}`,
-    `        Issuer: ${cert.issuer}`,
+    `        Issuer: ${terminalField(cert.issuer)}`,
     '        Validity',
     `            Not Before: ${goDate(info.notBefore)}`,
     `            Not After : ${goDate(info.notAfter)}`,
-    `        Subject: ${cert.subject}`,
+    `        Subject: ${terminalField(cert.subject)}`,
     '        Subject Public Key Info:',
     ...publicKeyLines(cert),
     ...extensionLines(cert),
@@ -115,5 +116,5 @@ export function certificateText(cert: x509.X509Certificate): string {
 
 /** `\nPOD <name> (<i> of <n>)\n\n` and each certificate's text, per pod. */
 export function podIdentityText(results: readonly PodCertificates[]): string {
-  return results.map((r, i) => `\nPOD ${r.pod} (${i + 1} of ${results.length})\n\n${r.certificates.map(certificateText).join('\n')}`).join('');
+  return results.map((r, i) => `\nPOD ${terminalField(r.pod)} (${i + 1} of ${results.length})\n\n${r.certificates.map(certificateText).join('\n')}`).join('');
 }

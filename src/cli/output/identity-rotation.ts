@@ -1,5 +1,6 @@
 import type { RotationState } from '../../core/identity/rotationState.js';
 import { timeLeft } from './identity-inspect.js';
+import { terminalField as f } from './sanitize.js';
 
 /** `linkerd identity rotate status`: where the rotation stands, each certificate, the stale pods, the next commands. */
 export function rotationText(s: RotationState): string {
@@ -7,15 +8,15 @@ export function rotationText(s: RotationState): string {
   out.push(`Trust anchors (ConfigMap ${s.namespace}/linkerd-identity-trust-roots)${s.externalCA ? ', managed externally' : ''}:`);
   for (const a of s.anchors) {
     out.push(
-      `  ${a.role.padEnd(7)} ${a.sha256.slice(0, 16)}  ${a.subject}  until ${a.notAfter} (${timeLeft(a.timeLeftMs)})${a.signsIssuer ? '  signs the issuer' : ''}`,
+      `  ${a.role.padEnd(7)} ${a.sha256.slice(0, 16)}  ${f(a.subject)}  until ${a.notAfter} (${timeLeft(a.timeLeftMs)})${a.signsIssuer ? '  signs the issuer' : ''}`,
     );
   }
   out.push('', `Issuer (Secret ${s.namespace}/linkerd-identity-issuer, scheme ${s.scheme}):`);
   if (s.issuer) {
     const chain = s.issuer.chainsTo?.ok
       ? `chains to ${s.issuer.chainsTo.anchorSha256.slice(0, 16)}`
-      : `does not chain to the bundle: ${s.issuer.chainsTo?.reason ?? ''}`;
-    out.push(`  ${s.issuer.subject}  until ${s.issuer.notAfter} (${timeLeft(s.issuer.timeLeftMs)}), ${chain}`);
+      : `does not chain to the bundle: ${f(s.issuer.chainsTo?.reason ?? '')}`;
+    out.push(`  ${f(s.issuer.subject)}  until ${s.issuer.notAfter} (${timeLeft(s.issuer.timeLeftMs)}), ${chain}`);
   } else {
     out.push('  (missing)');
   }
@@ -26,7 +27,7 @@ export function rotationText(s: RotationState): string {
       : g.missing.length > 0
         ? `missing ${g.missing.map((m) => m.slice(0, 16)).join(', ')}`
         : 'still carry removed anchors';
-    out.push(`  ${g.namespace}/${g.workload}: ${g.pods.length} pod(s), ${why}`);
+    out.push(`  ${f(g.namespace)}/${f(g.workload)}: ${g.pods.length} pod(s), ${why}`);
   }
   if (s.warnings.length > 0) out.push('', ...s.warnings.map((w) => `‼ ${w}`));
   out.push('', 'Next:', ...s.next.map((n) => `  ${n}`), '');

@@ -53,3 +53,15 @@ export function terminalWord(text: string): string {
     .replace(CONTROLS, '')
     .replace(/[\t\n]/g, '');
 }
+
+/**
+ * One field of a record (a certificate's subject, a SAN) inside a line of ours: its line breaks
+ * are shown as `\n`, so a value can never add lines that look like the report's own.
+ */
+export function terminalField(text: string): string {
+  return terminalText(
+    text.replace(/\r\n|\n|\r/g, (b) => (b === '\r\n' ? '\\r\\n' : b === '\n' ? '\\n' : '\\r')),
+    MAX_TERMINAL_LINE,
+    1,
+  );
+}

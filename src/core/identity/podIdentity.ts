@@ -7,6 +7,7 @@ import { isNotFound } from '../kube/kubeError.js';
 import { portForward } from '../kube/portForward.js';
 import { proxyContainer } from '../mesh/proxyContainer.js';
 import { x509 } from '../pki/index.js';
+import { parseCertificateDer } from '../pki/parseCertificates.js';
 
 export interface PodIdentityRequest {
   selection: KubeSelection;
@@ -83,7 +84,9 @@ async function peerCertificates(client: KubeClient, pod: Pod, port: number, iden
     const seen = new Set<string>();
     while (cert.raw !== undefined && cert.fingerprint256 !== undefined && !seen.has(cert.fingerprint256)) {
       seen.add(cert.fingerprint256);
-      out.push(new x509.X509Certificate(new Uint8Array(cert.raw)));
+      const parsed = parseCertificateDer(cert.raw);
+      if (!parsed.ok) throw new UserError(`the certificate of pod ${pod.metadata?.name ?? ''}: ${parsed.reason}`);
+      out.push(parsed.certificate);
       cert = cert.issuerCertificate ?? {};
     }
     return out.filter((c) => c.getExtension(x509.BasicConstraintsExtension)?.ca !== true);

@@ -1,3 +1,4 @@
+import { UserError } from '../errors.js';
 import type { ManifestStream } from '../manifest/stream.js';
 import type { StreamOutput } from '../manifest/write.js';
 import type { DocReport, ReportNote } from './report.js';
@@ -8,6 +9,12 @@ import type { DocReport, ReportNote } from './report.js';
  * by one. A run of them stops at the first document that throws, which is kept to be thrown once
  * the results before it are written.
  */
+
+/**
+ * What a batch's promise rejects with when its worker died under it (its heap cap reached, most
+ * often): nothing of it was written, so the main thread, whose heap is not capped, injects it.
+ */
+export class WorkerLost extends UserError {}
 
 /** One document's (or one batch's) result; from a worker thread, the text as UTF-8 bytes (moved, not copied). */
 export interface StreamRun {

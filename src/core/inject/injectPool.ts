@@ -8,7 +8,7 @@ import { UserError, firstLine } from '../errors.js';
 import type { ManifestStream } from '../manifest/stream.js';
 import { onInterrupt } from '../onInterrupt.js';
 import { snapshotBlobArg } from '../snapshotBlobArg.js';
-import type { BatchRun } from './batch.js';
+import { WorkerLost, type BatchRun } from './batch.js';
 import type { Offload } from './transform.js';
 import { rethrown, type InjectJob, type InjectReply, type InjectWorkerData, type NamespacesMessage } from './injectWorkerMessages.js';
 
@@ -103,13 +103,13 @@ export class InjectPool {
         this.settle(slot, reply);
       });
       worker.on('messageerror', (e) => {
-        this.fail(slot, e.message);
+        this.fail(slot, e.message, true);
       });
       worker.on('error', (e) => {
-        this.fail(slot, firstLine(e));
+        this.fail(slot, firstLine(e), true);
       });
       worker.on('exit', (code) => {
-        this.fail(slot, `it stopped with exit code ${String(code)}`);
+        this.fail(slot, `it stopped with exit code ${String(code)}`, true);
       });
       return slot;
     });
@@ -159,10 +159,16 @@ export class InjectPool {
     p.resolve(reply.thrown === undefined ? { run: reply.run } : { run: reply.run, thrown: rethrown(reply.thrown) });
   }
 
-  /** A worker that failed fails every batch it had: the run ends with an error naming the input. */
-  private fail(slot: Slot, reason: string): void {
+  /**
+   * A worker that died (`lost`) hands every batch it had back to the main thread (WorkerLost);
+   * one that was stopped fails them with an error naming the input.
+   */
+  private fail(slot: Slot, reason: string, lost = false): void {
     slot.dead = true;
-    for (const p of slot.pending.values()) p.reject(new UserError(`${p.name}: the worker thread injecting it failed: ${reason}`));
+    for (const p of slot.pending.values()) {
+      const message = `${p.name}: the worker thread injecting it failed: ${reason}`;
+      p.reject(lost ? new WorkerLost(message) : new UserError(message));
+    }
     slot.pending.clear();
   }
 

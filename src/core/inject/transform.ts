@@ -1,7 +1,7 @@
 import type { ManifestOutput } from '../manifest/output.js';
 import type { ManifestInput } from '../manifest/sources.js';
 import { inputStreams, type ManifestStream } from '../manifest/stream.js';
-import { runBatch, type BatchRun, type StreamRun, type TextRun } from './batch.js';
+import { WorkerLost, runBatch, type BatchRun, type StreamRun, type TextRun } from './batch.js';
 import type { InputReport } from './run.js';
 
 /*
@@ -100,7 +100,16 @@ export async function transformInputs(
       batch = [];
       batchChars = 0;
       const job = mayOffload ? offload?.offer(streams) : undefined;
-      if (job) waiting.push(pendingEntry(job));
+      // A batch its worker died under is injected here: what one thread can do never fails on a worker.
+      if (job)
+        waiting.push(
+          pendingEntry(
+            job.catch((e: unknown) => {
+              if (e instanceof WorkerLost) return runBatch(streams, each);
+              throw e;
+            }),
+          ),
+        );
       else if (waiting.length === 0) {
         for (const stream of streams) apply(each(stream));
         return;

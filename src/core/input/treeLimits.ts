@@ -10,6 +10,11 @@ import { isAlias, isCollection, isPair, type Document } from 'yaml';
 
 /** Nodes a tree may reach once its aliases are expanded (when aliases are what makes it that big). */
 export const MAX_EXPANDED_NODES = 1_000_000;
+/**
+ * Distinct nodes (maps, lists, values) one document may hold. Dense flow text (`[{},{},…]`) makes
+ * a node of every two bytes; past this it is refused before its measure outgrows a JS Map.
+ */
+export const MAX_DOCUMENT_NODES = 4_000_000;
 /** Levels of nesting (maps and lists inside each other), aliases expanded. */
 export const MAX_NESTING_DEPTH = 256;
 
@@ -31,7 +36,8 @@ export function denseText(budget: number): string {
   return `more than ${budget.toLocaleString('en-US')} objects and lists for its size (one per ${BYTES_PER_COLLECTION} bytes, plus ${MIN_COLLECTION_BUDGET.toLocaleString('en-US')}); refusing to parse it`;
 }
 
-export type TreeProblem = { kind: 'expansion'; reason: string } | { kind: 'depth'; reason: string } | { kind: 'recursive'; reason: string };
+export type TreeProblem =
+  { kind: 'size'; reason: string } | { kind: 'expansion'; reason: string } | { kind: 'depth'; reason: string } | { kind: 'recursive'; reason: string };
 
 /** How a kind of tree is walked: the children of a node, or undefined for a leaf. */
 type Children<N> = (node: N) => readonly N[] | undefined;
@@ -50,6 +56,7 @@ interface Frame<N> {
 }
 
 const EXPANSION = `aliases expand it past ${MAX_EXPANDED_NODES.toLocaleString('en-US')} nodes (an alias bomb?); refusing to expand it`;
+const SIZE = `more than ${MAX_DOCUMENT_NODES.toLocaleString('en-US')} nodes (maps, lists and values) in one document; refusing to read it`;
 const DEPTH = `nested more than ${MAX_NESTING_DEPTH} levels deep`;
 const RECURSIVE = 'an alias refers to a node that contains it (a recursive alias)';
 
@@ -64,7 +71,7 @@ function measure<N extends object>(root: N, children: Children<N>, limits = { no
   const stack: Frame<N>[] = [];
   const open = (node: N, kids: readonly N[], parentDepth: number): TreeProblem | undefined => {
     if (parentDepth + 1 > limits.depth) return { kind: 'depth', reason: DEPTH };
-    unique++;
+    if (++unique > MAX_DOCUMENT_NODES) return { kind: 'size', reason: SIZE };
     stack.push({ node, children: kids, next: 0, size: 1, depth: 1 });
     onStack.add(node);
     return undefined;
@@ -88,7 +95,7 @@ function measure<N extends object>(root: N, children: Children<N>, limits = { no
         const problem = open(child, kids, stack.length);
         if (problem) return problem;
       } else {
-        unique++;
+        if (++unique > MAX_DOCUMENT_NODES) return { kind: 'size', reason: SIZE };
         top.size++;
         top.depth = Math.max(top.depth, 2);
       }

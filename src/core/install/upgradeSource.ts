@@ -1,11 +1,11 @@
 import type { Node, Pod, Secret } from 'kubernetes-types/core/v1.js';
 import { UserError } from '../errors.js';
 import { CONTROL_PLANE_NS_LABEL } from '../mesh/names.js';
-import { readManifestSources, type SourceReaders } from '../manifest/sources.js';
+import { listManifestInputs, type SourceReaders } from '../manifest/sources.js';
 import { isMap, isNode, isScalar } from 'yaml';
 import { objectNodes } from '../manifest/objectNodes.js';
 import { toPlain } from '../manifest/positions.js';
-import { parseManifestStream } from '../manifest/stream.js';
+import { inputStreams } from '../manifest/stream.js';
 import { DOCKER_NODES } from './cluster.js';
 import { OVERRIDES_SECRET } from '../mesh/loadStoredValues.js';
 import { redactedUrl } from '../net/redactedUrl.js';
@@ -39,29 +39,37 @@ export class ManifestState implements UpgradeSource {
 
   /** Reads `--from-manifests FILE|URL|-`: the YAML (or JSON lines) of `linkerd install`. */
   static async read(source: string, readers: SourceReaders = {}): Promise<ManifestState> {
-    const plain: { index: number; value: unknown }[] = [];
+    const objects: ManifestObject[] = [];
+    const notAnObject = (index: number) =>
+      new UserError(
+        `failed to parse Kubernetes objects from manifest ${source}: document ${index} is not a Kubernetes object (apiVersion and kind are required)`,
+      );
     try {
-      for (const s of await readManifestSources([source], readers)) {
-        for (const d of parseManifestStream(s).docs) {
-          const root = d.doc.contents;
-          if (!d.present || root === null || isScalar(root)) continue;
-          const where = { name: s.name, text: s.text, offset: d.region.start };
-          // A `kind: List` (kubectl get -o yaml) holds its objects in `items`.
-          for (const node of isMap(root) ? objectNodes(root) : [root]) {
-            plain.push({ index: d.index, value: toPlain(d.doc, where, isNode(node) ? node : undefined) });
+      for (const input of (await listManifestInputs([source], readers)).inputs) {
+        // Document by document, each checked as soon as it is parsed: a stream of millions of
+        // non-objects ends at the first one, with one document in memory.
+        let segment = 0;
+        for await (const stream of inputStreams(input)) {
+          segment++;
+          for (const d of stream.docs) {
+            const root = d.doc.contents;
+            if (!d.present || root === null || isScalar(root)) continue;
+            const index = stream.segment ? segment : d.index;
+            const where = { name: stream.source.name, text: stream.source.text, offset: d.region.start, lineOffset: stream.source.lineOffset };
+            // A `kind: List` (kubectl get -o yaml) holds its objects in `items`.
+            for (const node of isMap(root) ? objectNodes(root) : [root]) {
+              const value = toPlain(d.doc, where, isNode(node) ? node : undefined);
+              if (!isObject(value) || typeof value.kind !== 'string' || typeof value.apiVersion !== 'string') throw notAnObject(index);
+              objects.push(value);
+            }
           }
         }
       }
     } catch (e) {
-      if (e instanceof UserError) throw new UserError(`failed to parse manifests from ${redactedUrl(source)}: ${e.message}`, { cause: e });
+      if (e instanceof UserError && !e.message.startsWith('failed to parse Kubernetes objects'))
+        throw new UserError(`failed to parse manifests from ${redactedUrl(source)}: ${e.message}`, { cause: e });
       throw e;
     }
-    const objects = plain.map(({ index, value }) => {
-      if (isObject(value) && typeof value.kind === 'string' && typeof value.apiVersion === 'string') return value;
-      throw new UserError(
-        `failed to parse Kubernetes objects from manifest ${source}: document ${index} is not a Kubernetes object (apiVersion and kind are required)`,
-      );
-    });
     return new ManifestState(objects);
   }
 

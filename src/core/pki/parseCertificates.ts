@@ -1,15 +1,16 @@
 import { createPublicKey } from 'node:crypto';
 import { UserError } from '../errors.js';
+import { extensionProblem } from './extensionProblem.js';
 import { nistCurveName } from './keys.js';
-import { decodePemBlock, encodePem } from './pemBlocks.js';
+import { PemReader, encodePem } from './pemBlocks.js';
 import { x509 } from './x509.js';
 
 export type CertificatesDecoding = { ok: true; certificates: x509.X509Certificate[] } | { ok: false; reason: string };
 
-type CertificateParse = { ok: true; certificate: x509.X509Certificate } | { ok: false; reason: string };
+export type CertificateParse = { ok: true; certificate: x509.X509Certificate } | { ok: false; reason: string };
 
 /** Parses DER, refusing what Go's x509.ParseCertificate refuses that matters here. */
-function parseCertificateDer(der: Buffer): CertificateParse {
+export function parseCertificateDer(der: Buffer): CertificateParse {
   let certificate: x509.X509Certificate;
   try {
     certificate = new x509.X509Certificate(new Uint8Array(der));
@@ -21,6 +22,8 @@ function parseCertificateDer(der: Buffer): CertificateParse {
   } catch {
     return { ok: false, reason: 'x509: malformed certificate' };
   }
+  const problem = extensionProblem(der);
+  if (problem !== undefined) return { ok: false, reason: problem };
   try {
     const key = createPublicKey({ key: Buffer.from(certificate.publicKey.rawData), format: 'der', type: 'spki' });
     // Go only knows the NIST curves; anything else fails to parse at all.
@@ -41,15 +44,14 @@ function parseCertificateDer(der: Buffer): CertificateParse {
  */
 export function decodeCertificates(pem: string): CertificatesDecoding {
   const certificates: x509.X509Certificate[] = [];
-  let rest = pem;
-  while (rest.length > 0) {
-    const decoded = decodePemBlock(rest);
+  const reader = new PemReader(pem);
+  while (reader.position < reader.lineCount) {
+    const decoded = reader.next();
     if (decoded === undefined) return { ok: false, reason: 'not a PEM certificate' };
     if (decoded.block.type !== 'CERTIFICATE') break;
     const parsed = parseCertificateDer(decoded.block.bytes);
     if (!parsed.ok) return parsed;
     certificates.push(parsed.certificate);
-    rest = decoded.rest;
   }
   return { ok: true, certificates };
 }

@@ -2,15 +2,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UserError } from '../../../src/core/errors.js';
+import { WorkerLost } from '../../../src/core/inject/batch.js';
 import { InjectPool, injectWorkerFile, workerPlan } from '../../../src/core/inject/injectPool.js';
 import type { InjectWorkerData } from '../../../src/core/inject/injectWorkerMessages.js';
 import { segmentStream } from '../../../src/core/manifest/stream.js';
 import { settings } from './generators.js';
 
 /*
- * The pool's own duties, with stand-in worker scripts: a worker that dies or throws fails the
- * documents it had with an error naming their input (the run ends there, it never waits forever).
+ * The pool's own duties, with stand-in worker scripts: a worker that dies or throws rejects the
+ * documents it had with a WorkerLost naming their input (it never waits forever); transform.ts then
+ * injects them on the main thread (test/cli/inject-worker-heap.test.ts).
  * Injection itself on workers is compared with one thread in test/cli/inject-workers.test.ts.
  */
 
@@ -39,7 +40,7 @@ describe('inject worker pool', () => {
       if (!pool) throw new Error('no pool');
       try {
         const run = pool.offer([doc()]);
-        await expect(run).rejects.toThrow(UserError);
+        await expect(run).rejects.toThrow(WorkerLost);
         await expect(run).rejects.toThrow(`deploy.yaml: the worker thread injecting it failed: ${reason}`);
         // A dead worker takes nothing more: the main thread injects the rest itself.
         expect(pool.offer([doc()])).toBeUndefined();

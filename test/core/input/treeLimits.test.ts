@@ -1,7 +1,7 @@
 import yaml from 'js-yaml';
 import { parseDocument } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { MAX_NESTING_DEPTH, checkPlainTree, checkYamlDepth, checkYamlNode } from '../../../src/core/input/treeLimits.js';
+import { MAX_DOCUMENT_NODES, MAX_NESTING_DEPTH, checkPlainTree, checkYamlDepth, checkYamlNode } from '../../../src/core/input/treeLimits.js';
 import { loadYaml } from '../../../src/core/input/loadYaml.js';
 import { aliasBombValues, podWithSharedResources } from '../../support/hostile.js';
 
@@ -51,5 +51,17 @@ describe('the alias and depth limit (issue 10 items 2 and 11)', () => {
     expect(() => loadYaml(aliasBombValues(), 'values.yaml')).toThrow(/^values\.yaml: aliases expand it past 1,000,000 nodes/);
     expect(() => loadYaml('a: [', 'values.yaml')).toThrow(yaml.YAMLException);
     expect(loadYaml('a: &x {b: 1}\nc: *x\n')).toEqual({ a: { b: 1 }, c: { b: 1 } });
+  });
+});
+
+describe('the node limit of one document (issue 24 item 12)', () => {
+  it('refuses a document of more than MAX_DOCUMENT_NODES nodes (dense `[{},{},…]`) with one reason, and takes one at the limit', () => {
+    const dense = Array.from({ length: MAX_DOCUMENT_NODES }, () => ({}));
+    expect(checkPlainTree(dense)).toEqual({
+      kind: 'size',
+      reason: 'more than 4,000,000 nodes (maps, lists and values) in one document; refusing to read it',
+    });
+    dense.pop();
+    expect(checkPlainTree(dense)).toBeUndefined();
   });
 });
