@@ -1,6 +1,6 @@
 import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
 import type { RenderedObject } from '../../../templates/control-plane/index.js';
-import { overridesHave, type ComposedValues } from '../values/index.js';
+import { overridesHave, type ComposedValues, type Values } from '../values/index.js';
 import { CRDS_CHART_VERSION, LINKERD_VERSION } from '../version.js';
 import { decideGatewayApi, selectGatewayCrds, type GatewayApiState } from './gatewayApi.js';
 
@@ -8,7 +8,7 @@ import { decideGatewayApi, selectGatewayCrds, type GatewayApiState } from './gat
  * The CRD chart of `install --crds` and `upgrade --crds`, with the Gateway API decision of spec
  * §2.9 (`state` undefined without a cluster).
  */
-export async function renderCrdObjects(namespace: string, composed: ComposedValues, state: GatewayApiState | undefined): Promise<RenderedObject[]> {
+export async function renderCrdObjects(namespace: string, composed: ComposedValues<Values>, state: GatewayApiState | undefined): Promise<RenderedObject[]> {
   const { values, overrides } = composed;
   const selection = decideGatewayApi(state, {
     // The chart default (false) is not a choice: with a cluster, the default follows what is installed.

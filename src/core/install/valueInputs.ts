@@ -69,7 +69,7 @@ export function flagSet(flags: readonly SetFlag[], name: string): boolean {
 }
 
 /** base → set flags (table order) → `-f` files → `--set` → `--set-string` → `--set-file`. */
-export async function composeInputs(inputs: ValueInputs, base: Values, withFlags = true): Promise<ComposedValues> {
+export async function composeInputs(inputs: ValueInputs, base: Values, withFlags = true): Promise<ComposedValues<Values>> {
   return composeValues({
     base,
     flags: withFlags ? inputs.flags : [],
