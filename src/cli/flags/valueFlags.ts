@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { type Chart, type ChartTemplates, type SetFlag, flagsOf, isReleaseVersion } from '../../core/values/chart.js';
+import { type ChartOf, type SetFlag, flagsOf, isReleaseVersion } from '../../core/values/chart.js';
 import { type FlagKind, type FlagValue, splitSliceArg } from '../../core/values/flagValues.js';
 import { addBoolFlag } from './boolFlags.js';
 
@@ -8,7 +8,7 @@ import { addBoolFlag } from './boolFlags.js';
  * a command offers, and reading back the ones the user set, ready for the chart's applyFlags.
  */
 
-type AnyChart<S extends string> = Chart<unknown, S, unknown, ChartTemplates<unknown>>;
+type AnyChart<S extends string> = ChartOf<unknown, S>;
 
 /** commander's attribute name for a long flag (`proxy-cpu-request` → `proxyCpuRequest`). */
 export function attributeName(name: string): string {

@@ -46,9 +46,10 @@ export interface SetFlag {
 
 /**
  * A chart's templates by name: each is a pure function of the chart's values (and a render context
- * of its own), so the same inputs give the same objects.
+ * of its own), so the same inputs give the same objects. `T` is the chart's own templates type (an
+ * interface or a type literal), checked to take the chart's values.
  */
-export type ChartTemplates<V> = Readonly<Record<string, TemplateOf<V>>>;
+export type ChartTemplates<T, V> = { readonly [K in keyof T]: TemplateOf<V> };
 // A method's parameters are compared both ways, so a chart of any values fits a ChartInfo.
 type TemplateOf<V> = { render(values: V, ctx: never): unknown }['render'];
 
@@ -56,7 +57,7 @@ type TemplateOf<V> = { render(values: V, ctx: never): unknown }['render'];
  * `V`: the values (the schema's output); `S`: the names of its flag sets; `C`: the flags' side
  * input; `T`: the templates, loaded on first use so declaring a chart costs nothing at start-up.
  */
-export interface Chart<V, S extends string = string, C = undefined, T extends ChartTemplates<V> = ChartTemplates<V>> {
+export interface Chart<V, S extends string = string, C = undefined, T extends ChartTemplates<T, V> = Readonly<Record<string, TemplateOf<V>>>> {
   /** The Helm chart's name (`linkerd-control-plane`). */
   readonly name: string;
   /** Strict: a typo in `-f` or `--set` is an error naming the key, not a no-op. */
@@ -71,6 +72,9 @@ export interface Chart<V, S extends string = string, C = undefined, T extends Ch
   readonly flagSets: { readonly [K in S]: readonly ValueFlag<V, C>[] };
   templates(): Promise<T>;
 }
+
+/** Any chart of values `V`, whatever its templates: what the engine takes. */
+export type ChartOf<V, S extends string = string, C = unknown> = Chart<V, S, C, object>;
 
 /** A chart as the family registry sees it, whatever its values type. */
 export interface ChartInfo {
@@ -91,6 +95,11 @@ export function isReleaseVersion(version: string = LINKERD_VERSION): boolean {
   return /^(edge|stable)-/.test(version);
 }
 
+// A chart's flags parse their arguments with these, so every chart speaks pflag's words.
+export { asBool, asDuration, asInt, asSlice, asString, invalidArgument } from './flagValues.js';
+export type { FlagKind, FlagValue } from './flagValues.js';
 export { chartFlags, flagsOf, applyChartFlags, firstInvalidFlag, invalidFlagValue, deprecationWarnings } from './chartFlags.js';
 export { composeChartValues, assertFlagValues } from './composeValues.js';
 export type { ValueSources, ComposedValues } from './composeValues.js';
+export { composeChartInputs } from './chartInputs.js';
+export type { ChartInputs, ChartInputOptions } from './chartInputs.js';

@@ -1,5 +1,5 @@
 import { UserError } from '../errors.js';
-import type { Chart, ChartTemplates, SetFlag, ValueFlag } from './chart.js';
+import type { ChartOf, SetFlag, ValueFlag } from './chart.js';
 import { invalidArgument } from './flagValues.js';
 import { deepClone } from './tree.js';
 
@@ -12,7 +12,7 @@ import { deepClone } from './tree.js';
 // Charts are declared once and live for the process: their flag tables are indexed once.
 const TABLES = new WeakMap<object, { all: readonly unknown[]; index: ReadonlyMap<string, number> }>();
 
-type AnyChart<V, S extends string, C> = Chart<V, S, C, ChartTemplates<V>>;
+type AnyChart<V, S extends string, C> = ChartOf<V, S, C>;
 
 function table<V, S extends string, C>(chart: AnyChart<V, S, C>): { all: readonly ValueFlag<V, C>[]; index: ReadonlyMap<string, number> } {
   let t = TABLES.get(chart);

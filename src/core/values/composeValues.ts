@@ -1,4 +1,4 @@
-import type { Chart, ChartTemplates, SetFlag } from './chart.js';
+import type { ChartOf, SetFlag } from './chart.js';
 import { applyChartFlags, firstInvalidFlag, invalidFlagValue } from './chartFlags.js';
 import { type OverrideSources, buildOverrides, combineOverlays, mergeValues, parseSetArgs } from './merge.js';
 import type { Tree } from './tree.js';
@@ -25,7 +25,7 @@ export interface ComposedValues<V> {
   overrides: Tree;
 }
 
-type AnyChart<V, C> = Chart<V, string, C, ChartTemplates<V>>;
+type AnyChart<V, C> = ChartOf<V, string, C>;
 
 /** The layers of the overrides map, each alone, named for error messages. */
 function namedLayers(src: OverrideSources): { source: string; overlay: () => Tree }[] {

@@ -13,11 +13,10 @@ import { type Values, ValuesSchema } from './schema.js';
  * templates of `linkerd install`, loaded only when a command renders them.
  */
 
-// A type literal (not an interface) so it fits ChartTemplates' index signature.
-export type ControlPlaneTemplates = {
+export interface ControlPlaneTemplates {
   /** Every object of `linkerd install`, in the real CLI's order. */
   controlPlane: (values: Values, ctx: ControlPlaneContext) => RenderedObject[];
-};
+}
 
 export type { ControlPlaneFlagSet } from './flags.js';
 

@@ -21,8 +21,20 @@ export {
 } from './merge.js';
 export { validateWithSchema } from './validateValues.js';
 export type { OverrideSources, ReadFile, SetKind, ValuesReader, ValuesFile } from './merge.js';
-export { isReleaseVersion, chartFlags, flagsOf, applyChartFlags, firstInvalidFlag, invalidFlagValue, composeChartValues, assertFlagValues } from './chart.js';
-export type { Chart, ChartEntry, ChartInfo, ChartTemplates, FlagDeclaration, SetFlag, ValueSources, ComposedValues } from './chart.js';
+export {
+  isReleaseVersion,
+  chartFlags,
+  flagsOf,
+  applyChartFlags,
+  firstInvalidFlag,
+  invalidFlagValue,
+  composeChartValues,
+  composeChartInputs,
+  assertFlagValues,
+} from './chart.js';
+export type { ChartInputs, ChartInputOptions } from './chart.js';
+export type { Chart, ChartOf, ChartEntry, ChartInfo, ChartTemplates, FlagDeclaration, SetFlag, ValueSources, ComposedValues } from './chart.js';
+export type { ValueFlag as ChartValueFlag } from './chart.js';
 export { parseGoBool, splitSliceArg, asBool, asDuration, asInt, asSlice, asString, invalidArgument } from './flagValues.js';
 export type { FlagKind, FlagValue } from './flagValues.js';
 export { controlPlaneChart, applyFlags, composeValues, deprecationWarnings } from './controlPlaneChart.js';
