@@ -14,7 +14,7 @@ export { podsRejectingIssuer, issuerUntrustedMessage } from './issuerSafety.js';
 export { composeInputs } from './valueInputs.js';
 export type { ValueInputs } from './valueInputs.js';
 export { heartbeatScheduleAt } from './heartbeatSchedule.js';
-export { decideGatewayApi, gatewayApiState, selectGatewayCrds, GATEWAY_API_INSTALL_URL } from './gatewayApi.js';
+export { decideGatewayApi, gatewayApiState, GATEWAY_API_INSTALL_URL } from './gatewayApi.js';
 export type { GatewayApiState, GatewayApiSelection, GatewayApiSwitches } from './gatewayApi.js';
 export { initializeIdentityCredentials, validateIssuerValues } from './identityCredentials.js';
 export type { CredentialSources, ExternalIssuerData, IdentityCredentials } from './identityCredentials.js';

@@ -39,6 +39,9 @@ export { parseGoBool, splitSliceArg, asBool, asDuration, asInt, asSlice, asStrin
 export type { FlagKind, FlagValue } from './flagValues.js';
 export { controlPlaneChart, applyFlags, composeValues, deprecationWarnings } from './controlPlaneChart.js';
 export type { ControlPlaneTemplates } from './controlPlaneChart.js';
+export { crdsChart } from './crdsChart.js';
+export type { CrdsTemplates } from './crdsChart.js';
+export { CORE_CHARTS } from './charts.js';
 export { VALUE_FLAGS, CONTROL_PLANE_FLAG_SETS, valueFlag, registryOverride } from './flags.js';
 export type { ControlPlaneFlagSet, ValueFlag, FlagContext } from './flags.js';
 export {

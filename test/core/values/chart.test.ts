@@ -16,6 +16,7 @@ import {
   type Chart,
   type ChartInfo,
 } from '../../../src/core/values/chart.js';
+import { CORE_CHARTS } from '../../../src/core/values/charts.js';
 
 /*
  * A family's chart, declared here and nowhere else: its own schema, defaults, flag sets and a
@@ -169,5 +170,16 @@ describe('a second chart through the same engine', () => {
   it('fits the family registry whatever its values type', async () => {
     const entry = { name: 'tiny', load: async (): Promise<ChartInfo> => tinyChart };
     expect(Object.keys((await entry.load()).flagSets)).toEqual(['install', 'debug']);
+  });
+});
+
+describe('the core family’s charts', () => {
+  it('load by name: the control plane with its four flag sets, the CRDs with none, sharing one schema', async () => {
+    const [controlPlane, crds] = await Promise.all(CORE_CHARTS.map((c) => c.load()));
+    expect(CORE_CHARTS.map((c) => c.name)).toEqual([controlPlane!.name, crds!.name]);
+    expect(Object.keys(controlPlane!.flagSets)).toEqual(['installOnly', 'installUpgrade', 'proxy', 'inject']);
+    expect(crds!.flagSets).toEqual({});
+    expect(crds!.schema).toBe(controlPlane!.schema);
+    expect(crds!.defaults()).toEqual(controlPlane!.defaults());
   });
 });
