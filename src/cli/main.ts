@@ -94,9 +94,13 @@ export async function main(argv: string[]): Promise<void> {
   const args = argv.slice(2);
   if (args[0] === '__complete') {
     // What the completion scripts run on TAB: candidates for the words typed so far.
-    const [{ complete }, { completionSources }] = await Promise.all([import('./completion/complete.js'), import('./completion/sources.js')]);
-    const candidates = await complete(await loadAllCommands(), args.slice(1), completionSources);
-    process.stdout.write(candidates.map((c) => `${c}\n`).join(''));
+    const [{ complete }, { completionSources }, { answerWithin, ANSWER_DEADLINE_MS }] = await Promise.all([
+      import('./completion/complete.js'),
+      import('./completion/sources.js'),
+      import('./completion/answer.js'),
+    ]);
+    const commands = await loadAllCommands();
+    await answerWithin(ANSWER_DEADLINE_MS, () => complete(commands, args.slice(1), completionSources));
     return;
   }
   const verbose = isVerbose(args);
@@ -127,8 +131,10 @@ export async function main(argv: string[]): Promise<void> {
 /** The one error path: one line on stderr, a stack trace only with --verbose. */
 export async function reportError(e: unknown, verbose: boolean): Promise<number> {
   // LINKERD_TS_STACK=raw keeps the positions in the built files (debugging the build itself).
+  // A password in a URL (a kubeconfig server's, an -f URL's) is never printed, whoever wrote the message.
+  const { redactUrlsIn } = await import('../core/net/redactedUrl.js');
   const stackOf = async (err: Error) => {
-    const stack = err.stack ?? String(err);
+    const stack = redactUrlsIn(err.stack ?? String(err));
     return process.env.LINKERD_TS_STACK === 'raw' ? stack : (await import('./output/stackTrace.js')).sourceMappedStack(stack);
   };
   if (e instanceof CommanderError) {
@@ -139,16 +145,16 @@ export async function reportError(e: unknown, verbose: boolean): Promise<number>
     // The real CLI's own texts (install's and inject's cluster pre-checks) print as they are.
     // Messages can carry an API server's text: printed without control characters, lines capped.
     if (e.verbatim) {
-      process.stderr.write(terminalText(e.message));
+      process.stderr.write(terminalText(redactUrlsIn(e.message)));
       return e.exitCode;
     }
-    process.stderr.write(`Error: ${terminalText(e.message)}\n`);
-    if (e.hint) process.stderr.write(`${terminalText(e.hint)}\n`);
+    process.stderr.write(`Error: ${terminalText(redactUrlsIn(e.message))}\n`);
+    if (e.hint) process.stderr.write(`${terminalText(redactUrlsIn(e.hint))}\n`);
     if (verbose && e.stack) process.stderr.write(`${await stackOf(e)}\n`);
     return e.exitCode;
   }
   const err = e instanceof Error ? e : new Error(String(e));
-  process.stderr.write(`Error: ${terminalText(err.message)}\n`);
+  process.stderr.write(`Error: ${terminalText(redactUrlsIn(err.message))}\n`);
   if (verbose) process.stderr.write(`${await stackOf(err)}\n`);
   else process.stderr.write('This is a bug in linkerd-ts; run again with --verbose and report the output.\n');
   return 1;

@@ -38,7 +38,7 @@ function checksumOf(objects: readonly object[]): string {
 }
 
 /**
- * Every object of `linkerd install` (spec §2.3), in the real CLI's order, followed by the
+ * Every object of `linkerd install` (linkerd's install_default.golden), in the real CLI's order, followed by the
  * `linkerd-config-overrides` Secret. Pure: same values and context, same objects.
  */
 export function renderControlPlane(values: Values, ctx: ControlPlaneContext): RenderedObject[] {

@@ -11,7 +11,7 @@ import type { ControlPlaneContext, WebhookKey } from './context.js';
 import { type Component, b64, clusterMeta, componentLabels, createdByAnnotation, namespacedMeta } from './metadata.js';
 
 /*
- * The three admission webhooks and their serving Secrets (spec §2.8). For each: a
+ * The three admission webhooks and their serving Secrets, as the chart's webhook templates make them. For each: a
  * `kubernetes.io/tls` Secret `<service>-k8s-tls` unless `<hook>.externalSecret`, and a webhook
  * configuration whose caBundle is the user's `caBundle`, else the serving certificate itself
  * (self-signed), omitted when cert-manager injects it (`injectCaFrom`/`injectCaFromSecret`).

@@ -6,6 +6,6 @@ export interface CrdContext {
   cliVersion: string;
   /** The linkerd-crds chart version, written into the `helm.sh/chart` label. */
   chartVersion: string;
-  /** Also render the Gateway API route CRDs Linkerd can provide (§2.9 decides this). */
+  /** Also render the Gateway API route CRDs Linkerd can provide (the Gateway API decision of `install --crds` decides this). */
   installGatewayAPI?: boolean;
 }

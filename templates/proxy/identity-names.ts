@@ -1,4 +1,4 @@
-/** DNS-form identity names of the mesh (spec §5.2): `<sa>.<ns>.serviceaccount.identity.<cp-ns>.<td>`. */
+/** DNS-form identity names of the mesh, as the identity controller issues them: `<sa>.<ns>.serviceaccount.identity.<cp-ns>.<td>`. */
 export function trustDomainOf(values: { identityTrustDomain?: string; clusterDomain: string }): string {
   return values.identityTrustDomain || values.clusterDomain;
 }

@@ -11,7 +11,7 @@ export interface InjectedMetadataInput {
   createdBy: string;
 }
 
-/** Annotations and labels `inject --manual` puts on the pod template (spec §3.4). */
+/** Annotations and labels `inject --manual` puts on the pod template, as the proxy injector does. */
 export function injectedPodMetadata(values: Values, input: InjectedMetadataInput): { annotations: Record<string, string>; labels: Record<string, string> } {
   const annotations: Record<string, string> = {
     'linkerd.io/created-by': input.createdBy,

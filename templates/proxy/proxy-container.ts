@@ -25,7 +25,7 @@ function proxySecurityContext(values: Values, caps: Capabilities | undefined): S
   return sc;
 }
 
-/** The `linkerd-proxy` container (spec §3.6), native-sidecar or classic per `proxy.nativeSidecar`. */
+/** The `linkerd-proxy` container (the chart's _proxy.tpl), native-sidecar or classic per `proxy.nativeSidecar`. */
 export function proxyContainer(values: Values, ctx: ProxyPodContext): Container {
   const p = values.proxy;
   if (p.nativeSidecar && p.waitBeforeExitSeconds) {

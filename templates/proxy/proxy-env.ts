@@ -40,7 +40,7 @@ function notEmpty<T>(v: T): v is NonNullable<T> {
 
 export const TRUST_ANCHORS_REQUIRED = 'Please provide the identity trust anchors';
 
-/** The proxy's environment, in the order the real injector writes it (spec §3.6). */
+/** The proxy's environment, in the order the real injector writes it (the chart's _proxy.tpl). */
 export function proxyEnv(values: Values, ctx: ProxyPodContext): EnvVar[] {
   const p = values.proxy;
   const ns = ctx.controlPlaneNamespace;

@@ -17,7 +17,7 @@ export interface SidecarParts {
 }
 
 /**
- * The proxy spec for one pod (spec §3.6). Native sidecar (default): init then proxy at the head of
+ * The proxy spec for one pod, as the chart's _proxy.tpl, _proxy-init.tpl and patch.json make it. Native sidecar (default): init then proxy at the head of
  * `initContainers`. Classic: init appended to `initContainers`, proxy first among `containers` when
  * it must be up before the app (`await`), else last.
  */

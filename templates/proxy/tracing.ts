@@ -5,7 +5,7 @@ import { PODINFO_VOLUME, type ProxyPodContext } from './context.js';
 import { serviceAccountIdentity, trustDomainOf } from './identity-names.js';
 
 /*
- * Proxy tracing (`proxy.tracing.*`, spec §3.6). When enabled the proxy exports one OpenTelemetry span
+ * Proxy tracing (`proxy.tracing.*`, the chart's _proxy.tpl). When enabled the proxy exports one OpenTelemetry span
  * per request to the collector and describes itself with the pod's labels and annotations, which
  * the kubelet writes into the `linkerd-podinfo` downward-API volume. The proxy reads the
  * `resource.opentelemetry.io/*` annotations and `app.kubernetes.io/*` labels from those files.

@@ -4,7 +4,7 @@ import { END_ENTITY_VOLUME, IDENTITY_TOKEN_VOLUME, XTABLES_LOCK_VOLUME, type Pro
 import { podinfoVolume, proxyTracingEnabled } from './tracing.js';
 
 /**
- * Volumes the sidecar needs, appended to the pod's own: injection's order (spec §3.6), except that
+ * Volumes the sidecar needs, appended to the pod's own: injection's order (the chart's patch.json), except that
  * the chart's control-plane templates list the identity token before the end-entity volume.
  */
 export function proxyVolumes(values: Values, ctx: Pick<ProxyPodContext, 'component'> = {}): Volume[] {

@@ -20,7 +20,7 @@ describe('linkerd completion', () => {
   it('emits scripts for bash, zsh and fish that ask linkerd __complete', async () => {
     expect((await runCli(['completion', 'bash'])).stdout).toContain('complete -o default -F _linkerd_completions linkerd');
     expect((await runCli(['completion', 'zsh'])).stdout).toMatch(/^#compdef linkerd\n/);
-    expect((await runCli(['completion', 'fish'])).stdout).toContain("complete -c linkerd -a '(__linkerd_complete)'");
+    expect((await runCli(['completion', 'fish'])).stdout).toContain("complete -c linkerd -f -a '(__linkerd_complete)'");
   });
 
   it('rejects other shells with the real message', async () => {

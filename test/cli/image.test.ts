@@ -150,4 +150,12 @@ describe('linkerd image', () => {
     expect(r.stderr).toBe('Error: SOURCE_DATE_EPOCH must be a whole number of seconds\n');
     expect(r.code).toBe(1);
   });
+
+  it("refuses a SOURCE_DATE_EPOCH past what the image's tar headers hold, in one line, writing nothing", async () => {
+    const r = await runCli(['image', 'build', 'image.yml', '-o', 'late', '--packages', 'wolfi'], { cwd: s.dir, env: { SOURCE_DATE_EPOCH: '8589934592' } });
+    expect(r.stderr).toBe("Error: SOURCE_DATE_EPOCH=8589934592 is past 2038-01-19T03:14:07Z (2147483647), the latest time the image's tar headers hold\n");
+    expect(r.stdout).toBe('');
+    expect(r.code).toBe(1);
+    expect(existsSync(join(s.dir, 'late'))).toBe(false);
+  });
 });

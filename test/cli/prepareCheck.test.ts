@@ -30,7 +30,7 @@ describe('check flags', () => {
       dataPlaneNamespace: 'app',
       waitMs: 120_000,
       timeoutMs: 10_000,
-      certMinValidityMs: 30 * 86_400_000,
+      families: { core: { cniNamespace: 'linkerd-cni', cniEnabled: false, certMinValidityMs: 30 * 86_400_000 } },
       failOn: 'warning',
     });
     expect(request.versionCheck).toEqual({ url: 'https://versioncheck.linkerd.io/version.json', timeoutMs: 5_000 });
@@ -40,6 +40,12 @@ describe('check flags', () => {
   it('lets the environment point versioncheck elsewhere (air-gapped mirrors, tests)', () => {
     const { request } = prepare({}, { LINKERD_VERSIONCHECK_URL: 'http://127.0.0.1:1/v.json', LINKERD_VERSIONCHECK_TIMEOUT: '1s' });
     expect(request.versionCheck).toEqual({ url: 'http://127.0.0.1:1/v.json', timeoutMs: 1_000 });
+  });
+
+  it('accepts in --skip/--only the ids of the registered families it is told about', () => {
+    expect(() => prepare({ skip: ['L5D9001'] })).toThrow('unknown check id "L5D9001" in --skip');
+    const { request } = prepareCheck({ skip: ['l5d9001'] }, globals, { env: {}, knownCheckId: (id) => id === 'L5D9001' });
+    expect(request.selection).toEqual({ skip: ['L5D9001'], only: [] });
   });
 
   it('reads validity periods in days or Go durations', () => {

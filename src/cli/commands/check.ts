@@ -42,11 +42,18 @@ async function installObjects(namespace: string): Promise<KubeObject[]> {
 async function runCheckCommand(flags: unknown, globals: GlobalOptions): Promise<number> {
   const core = await import('../../core/check/index.js');
   const { prepareCheck } = await import('../flags/prepareCheck.js');
-  const { request, output, list } = prepareCheck(flags, globals, { env: process.env, installObjects: () => installObjects(globals.linkerdNamespace) });
+  const { CHECK_FAMILIES } = await import('../../families/checkFamilies.js');
+  // Every registered family's checks, for --list and for the ids --skip/--only may name.
+  const registry = await core.loadCheckRegistry([core.CORE_CHECK_FAMILY], CHECK_FAMILIES);
+  const { request, output, list } = prepareCheck(flags, globals, {
+    env: process.env,
+    installObjects: () => installObjects(globals.linkerdNamespace),
+    knownCheckId: (id) => registry.hasCheck(id),
+  });
   const out = (s: string) => process.stdout.write(s);
   if (list) {
     const { checkList } = await import('../output/check-list.js');
-    out(checkList(core.ALL_CHECKS, core.modesOf, { json: output === 'json', hintBaseUrl: core.hintBaseUrl(request.cliVersion) }));
+    out(checkList(registry.checks, (c) => registry.modesOf(c), { json: output === 'json', hintBaseUrl: core.hintBaseUrl(request.cliVersion) }));
     return 0;
   }
   let events: import('../../core/check/index.js').CheckEvents = {};
@@ -60,7 +67,7 @@ async function runCheckCommand(flags: unknown, globals: GlobalOptions): Promise<
     const p = printer;
     events = { waiting: (c, message) => p.waiting(c.description, message), result: (r) => p.result(r) };
   }
-  const report = await core.runCheck(request, events);
+  const report = await core.runCheck(request, events, CHECK_FAMILIES);
   if (printer) printer.finish(report);
   else if (output === 'json') out((await import('../output/check-json.js')).checkJson(report));
   else out((await import('../output/check-junit.js')).checkJunit(report, { failOnWarning: request.failOn === 'warning' }));

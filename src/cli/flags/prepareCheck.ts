@@ -64,7 +64,16 @@ export interface PreparedCheck {
 }
 
 /** Validate the flags (the real CLI's messages) and turn them into a request for runCheck. */
-export function prepareCheck(raw: unknown, globals: GlobalOptions, o: { env: NodeJS.ProcessEnv; installObjects?: () => Promise<KubeObject[]> }): PreparedCheck {
+export function prepareCheck(
+  raw: unknown,
+  globals: GlobalOptions,
+  o: {
+    env: NodeJS.ProcessEnv;
+    installObjects?: () => Promise<KubeObject[]>;
+    /** Whether `--skip`/`--only` may name this check id (default: the core checks'). */
+    knownCheckId?: (id: string) => boolean;
+  },
+): PreparedCheck {
   const flags = CheckFlagsSchema.parse(raw);
   if (flags.pre && flags.proxy) throw validation('--pre and --proxy flags are mutually exclusive');
   if (flags.pre && flags.crds) throw validation('--pre and --crds flags are mutually exclusive');
@@ -102,17 +111,21 @@ export function prepareCheck(raw: unknown, globals: GlobalOptions, o: { env: Nod
     mode,
     kube: { kubeconfig: globals.kubeconfig, context: globals.context, as: globals.as, asGroup: globals.asGroup },
     controlPlaneNamespace: globals.linkerdNamespace,
-    cniNamespace: globals.cniNamespace,
     dataPlaneNamespace: flags.namespace || undefined,
-    cniEnabled: flags.linkerdCniEnabled,
     cliVersion,
     expectedVersion: flags.expectedVersion || undefined,
     versionCheck: { url: o.env.LINKERD_VERSIONCHECK_URL || VERSIONCHECK_URL, timeoutMs: versionTimeout },
-    certMinValidityMs: flags.certMinValidity ? parseValidity('cert-min-validity', flags.certMinValidity) : undefined,
     timeoutMs,
     waitMs,
-    installObjects: o.installObjects,
-    selection: parseSelection(flags.skip, flags.only),
+    families: {
+      core: {
+        cniNamespace: globals.cniNamespace,
+        cniEnabled: flags.linkerdCniEnabled,
+        certMinValidityMs: flags.certMinValidity ? parseValidity('cert-min-validity', flags.certMinValidity) : undefined,
+        installObjects: o.installObjects,
+      },
+    },
+    selection: parseSelection(flags.skip, flags.only, o.knownCheckId),
     failOn: flags.failOn,
     extensions: { path: o.env.PATH ?? '', forwardFlags, timeoutMs: waitMs + timeoutMs },
     env: o.env,

@@ -3,7 +3,7 @@ import { resourceName, type DocReport, type ReportNote } from '../../core/inject
 import type { SkippedEntry } from '../../core/manifest/sources.js';
 
 /*
- * The stderr report of inject and uninject, byte for byte as linkerd writes it (spec §3.7, §3.8):
+ * The stderr report of inject and uninject, byte for byte as linkerd writes it (pkg/inject/report.go's generateReport):
  * a leading blank line, the warnings (or, with --verbose, a √ line for each problem that is absent),
  * a blank line if anything was printed there, one line per document, and a trailing blank line —
  * once for all inputs (inject) or once per input (uninject). Before it: deprecated flags, where the values came from, and the directory

@@ -42,3 +42,14 @@ export function terminalReport(text: string): string {
 export function notesText(notes: readonly string[]): string {
   return notes.map((line) => `${terminalReport(line)}\n`).join('');
 }
+
+/**
+ * One word of someone else's (a context or namespace name offered on TAB) made inert: escape
+ * sequences and every control character, tabs and newlines too, removed.
+ */
+export function terminalWord(text: string): string {
+  return text
+    .replace(ESCAPES, '')
+    .replace(CONTROLS, '')
+    .replace(/[\t\n]/g, '');
+}

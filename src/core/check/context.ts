@@ -1,7 +1,8 @@
 import type { Info } from 'kubernetes-types/version.js';
 import { connectKube, type KubeClient } from '../kube/kubeClient.js';
 import type { KubeSelection } from '../kube/kubeconfig.js';
-import type { KubeObject, ObjectOf, ResourceRef } from '../kube/resources.js';
+import type { ObjectOf, ResourceRef } from '../kube/resources.js';
+import type { CheckFamilyOptions } from './family.js';
 import { DirectReader, SnapshotReader, type ClusterReader, type ReadOptions } from './reader.js';
 import type { CheckMode } from './types.js';
 
@@ -12,31 +13,30 @@ export interface VersionCheckOptions {
   timeoutMs: number;
 }
 
-/** Everything the checks need to know about this run; fixed before the first check starts. */
+/**
+ * Everything the checks need to know about this run; fixed before the first check starts.
+ * Every family sees these (they are the flags the real CLI forwards to extensions, and the
+ * run's settings); what only one family reads lives in its slot under `families`.
+ */
 export interface CheckOptions {
   mode: CheckMode;
   kube: KubeSelection;
   controlPlaneNamespace: string;
-  cniNamespace: string;
   /** `--proxy -n`: the data-plane namespace (all when undefined). */
   dataPlaneNamespace?: string;
-  /** `--pre --linkerd-cni-enabled`. */
-  cniEnabled: boolean;
   /** The CLI version checks compare against (`--cli-version-override` replaces it). */
   cliVersion: string;
   /** `--expected-version`: the latest version, without asking versioncheck.linkerd.io. */
   expectedVersion?: string;
   versionCheck: VersionCheckOptions;
-  /** Certificates must stay valid this long, else the expiry check is an error (`--cert-min-validity`). */
-  certMinValidityMs?: number;
   /** Deadline of each Kubernetes request and of each check attempt. */
   timeoutMs: number;
-  /** The objects `linkerd install` would render with default values (for `--pre`). */
-  installObjects?: () => Promise<KubeObject[]>;
   /** `cached`: one snapshot per run (the CLI); `direct`: a request per read (the benchmark's baseline). */
   reads?: 'cached' | 'direct';
   now?: () => Date;
   env?: NodeJS.ProcessEnv;
+  /** Each family's own options, under its name. */
+  families?: CheckFamilyOptions;
 }
 
 /** State shared by every check of one run: the client and the per-run memo. */

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
+import type { CheckFamilyEntry } from './family.js';
 import type { CheckResult, ResultStatus } from './types.js';
 
 /*
@@ -124,11 +125,20 @@ export function parseExtensionOutput(stdout: string, extension: string): CheckRe
 }
 
 /**
+ * The labelled extensions to run in-process: a family of this CLI is registered for the label
+ * and no `linkerd-<name>` is on PATH (the real CLI prefers such an executable to its built-in
+ * checks). Sorted by name: the real CLI runs its built-ins before the executables.
+ */
+export function inProcessExtensions(labelled: string[], entries: readonly CheckFamilyEntry[], executables: Map<string, string>): CheckFamilyEntry[] {
+  const wanted = new Set(labelled.filter((e) => !executables.has(`linkerd-${e}`)));
+  return entries.filter((e) => wanted.has(e.extension)).sort((a, b) => (a.extension < b.extension ? -1 : a.extension > b.extension ? 1 : 0));
+}
+
+/**
  * Run every extension that applies and return their results in order: first those named by
  * namespace labels (in namespace order), then the PATH ones that always run.
  */
-export async function runExtensions(labelled: string[], o: ExtensionOptions): Promise<CheckResult[]> {
-  const executables = pathExtensions(o.path);
+export async function runExtensions(labelled: string[], o: ExtensionOptions, executables = pathExtensions(o.path)): Promise<CheckResult[]> {
   const always = await alwaysRunExtensions(executables, o);
   const names = [...new Set([...labelled.map((e) => `linkerd-${e}`), ...always.sort()])];
   const hint = `${o.hintBaseUrl}extensions`;

@@ -4,7 +4,8 @@ import { LINKERD_CONFIG, parseLinkerdConfigValues } from '../kube/linkerdConfig.
 import { certificateInfo, decodeCertificates, decodePrivateKey, keyMatchesCertificate, type CertificateInfo, type x509 } from '../pki/index.js';
 import { parseClusterValues, type Values } from '../values/index.js';
 import type { CheckContext } from './context.js';
-import { CONTROL_PLANE_COMPONENT_LABEL, CONTROL_PLANE_NS_LABEL } from './pods.js';
+import { coreOptions } from './coreOptions.js';
+import { CONTROL_PLANE_COMPONENT_LABEL, CONTROL_PLANE_NS_LABEL } from '../mesh/names.js';
 
 /*
  * Facts several checks share, derived from one view of the cluster and computed once per
@@ -33,7 +34,7 @@ export function linkerdValues(ctx: CheckContext): Promise<Values> {
 
 /** CNI checks run when the control plane says CNI is enabled (or, for --pre, when the user says so). */
 export async function cniEnabled(ctx: CheckContext): Promise<boolean> {
-  if (ctx.options.mode === 'pre') return ctx.options.cniEnabled;
+  if (ctx.options.mode === 'pre') return coreOptions(ctx.options).cniEnabled;
   try {
     return (await linkerdValues(ctx)).cniEnabled;
   } catch {

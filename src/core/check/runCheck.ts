@@ -1,7 +1,8 @@
 import { CheckRun, type CheckOptions } from './context.js';
-import { runExtensions } from './extensions.js';
+import { CORE_CHECK_FAMILY } from './coreFamily.js';
+import { inProcessExtensions, pathExtensions, runExtensions } from './extensions.js';
 import { extensionNamespaces } from './facts.js';
-import { checksFor } from './registry.js';
+import { CheckRegistry, MODES, familyChecks, refuseDuplicateExtensions, type CheckFamilyEntry } from './family.js';
 import { runChecks, type RunnerObserver, type Sleep } from './runner.js';
 import { Selector, type Selection } from './selection.js';
 import type { CheckDefinition, CheckResult } from './types.js';
@@ -30,7 +31,7 @@ export interface CheckRequest extends CheckOptions {
   sleep?: Sleep;
   /** `--fail-on warning`: warnings fail the run too. */
   failOn?: 'error' | 'warning';
-  /** Extension checks; omitted (or in --pre/--crds modes) they do not run. */
+  /** Extension executables on PATH; omitted (or in --pre/--crds modes) they do not run. */
   extensions?: {
     path: string;
     forwardFlags: string[];
@@ -48,28 +49,43 @@ export interface CheckReport {
   hintBaseUrl: string;
   /** `--skip`/`--only` values that matched no check. */
   unmatchedSelectors: string[];
-  /** Core checks that never ran because a fatal check failed before them. */
+  /** Checks (core, then in-process extensions') that never ran because a fatal check of theirs failed before them. */
   notRun: Array<Pick<CheckDefinition, 'id' | 'category' | 'description' | 'severity'>>;
 }
 
 /** Progress of a run: the check being waited on, and each result as soon as it is final (in order). */
 export type CheckEvents = RunnerObserver;
 
-/** `linkerd check`: the core checks of the mode, then extension checks, as one report. */
-export async function runCheck(req: CheckRequest, events: CheckEvents = {}): Promise<CheckReport> {
+/** The checks that never ran because a fatal check failed before them. */
+function notRunAfter(checks: CheckDefinition[], results: CheckResult[]): CheckReport['notRun'] {
+  const stoppedAt = results.find((r) => r.stoppedRun);
+  if (stoppedAt === undefined) return [];
+  const seen = new Set(results.map((r) => r.id));
+  return checks
+    .slice(checks.findIndex((c) => c.id === stoppedAt.id) + 1)
+    .filter((c) => !seen.has(c.id))
+    .map(({ id, category, description, severity }) => ({ id, category, description, severity }));
+}
+
+/**
+ * `linkerd check`: the core checks of the mode, then extension checks, as one report. An
+ * installed extension whose family is among `families` runs in-process, through the same
+ * runner; any other runs as a `linkerd-<name>` executable from PATH.
+ */
+export async function runCheck(req: CheckRequest, events: CheckEvents = {}, families: readonly CheckFamilyEntry[] = []): Promise<CheckReport> {
+  refuseDuplicateExtensions(families);
   const base = hintBaseUrl(req.cliVersion);
   const selector = new Selector(req.selection ?? { skip: [], only: [] });
   const run = new CheckRun(req);
-  const checks: CheckDefinition[] = checksFor(req.mode, { cniEnabled: req.cniEnabled });
-  const start = (req.clock ?? Date.now)();
-  try {
-    const extensionOptions = req.extensions;
-    const extensionsWanted = extensionOptions !== undefined && (req.mode === 'default' || req.mode === 'proxy') && !selector.excludesExtensions;
-    const core = await runChecks(
+  const registry = new CheckRegistry([CORE_CHECK_FAMILY]);
+  const clock = req.clock ?? Date.now;
+  const runFamily = (checks: CheckDefinition[], extension?: string) =>
+    runChecks(
       checks,
       (generation) => run.context(generation),
       {
-        deadline: start + req.waitMs,
+        // Each extension gets the whole --wait from its own start, as the real CLI's subprocess does.
+        deadline: clock() + req.waitMs,
         retryIntervalMs: req.retryIntervalMs ?? DEFAULT_RETRY_INTERVAL_MS,
         timeoutMs: req.timeoutMs,
         concurrency: req.concurrency ?? Number.POSITIVE_INFINITY,
@@ -77,9 +93,16 @@ export async function runCheck(req: CheckRequest, events: CheckEvents = {}): Pro
         selected: (c) => selector.selected(c),
         clock: req.clock,
         sleep: req.sleep,
+        ...(extension === undefined ? {} : { extension }),
       },
       events,
     );
+  const checks = familyChecks(CORE_CHECK_FAMILY, req.mode, req);
+  try {
+    const pathOptions = req.extensions;
+    const extensionsWanted = MODES[req.mode].extensions && (pathOptions !== undefined || families.length > 0) && !selector.excludesExtensions;
+    const core = await runFamily(checks);
+    const notRun = notRunAfter(checks, core);
 
     let extensionResults: CheckResult[] = [];
     if (extensionsWanted) {
@@ -103,26 +126,35 @@ export async function runCheck(req: CheckRequest, events: CheckEvents = {}): Pro
           });
         }
       }
-      const found = await runExtensions(labelled ?? [], { ...extensionOptions, hintBaseUrl: base, env: req.env });
-      extensionResults = [
-        ...extensionResults,
-        ...found.map((r) => (selector.selected(r) ? r : { ...r, status: 'skipped' as const, hint: undefined, error: undefined })),
-      ];
       for (const r of extensionResults) events.result?.(r);
+      const executables = pathOptions ? pathExtensions(pathOptions.path) : new Map<string, string>();
+      const inProcess = inProcessExtensions(labelled ?? [], families, executables);
+      const handled = new Set(inProcess.map((e) => e.extension));
+      const fromPath = pathOptions
+        ? runExtensions(
+            (labelled ?? []).filter((e) => !handled.has(e)),
+            { ...pathOptions, hintBaseUrl: base, env: req.env },
+            executables,
+          )
+        : Promise.resolve([]);
+      // Executables run while the in-process checks do; their results follow, as the real CLI orders them.
+      fromPath.catch(() => undefined);
+      for (const entry of inProcess) {
+        const family = await entry.load();
+        registry.register(family);
+        const planned = familyChecks(family, req.mode, req);
+        const results = await runFamily(planned, `linkerd-${entry.extension}`);
+        extensionResults = [...extensionResults, ...results];
+        notRun.push(...notRunAfter(planned, results));
+      }
+      const found = (await fromPath).map((r) => (selector.selected(r) ? r : { ...r, status: 'skipped' as const, hint: undefined, error: undefined }));
+      for (const r of found) events.result?.(r);
+      extensionResults = [...extensionResults, ...found];
     }
 
     const results = [...core, ...extensionResults];
     const warning = results.some((r) => r.status === 'warning');
     const failed = results.some((r) => r.status === 'error') || (req.failOn === 'warning' && warning);
-    const seen = new Set(core.map((r) => r.id));
-    const stoppedAt = core.find((r) => r.stoppedRun);
-    const notRun =
-      stoppedAt === undefined
-        ? []
-        : checks
-            .slice(checks.findIndex((c) => c.id === stoppedAt.id) + 1)
-            .filter((c) => !seen.has(c.id))
-            .map(({ id, category, description, severity }) => ({ id, category, description, severity }));
     return { results, success: !failed, warning, hintBaseUrl: base, unmatchedSelectors: selector.unmatched(), notRun };
   } finally {
     await run.close();

@@ -20,6 +20,8 @@ export interface RunnerOptions {
   /** Time source and pause between attempts; tests inject virtual ones so retries never depend on machine speed. */
   clock?: () => number;
   sleep?: Sleep;
+  /** Set on every result: the checks are an extension's, run in-process (`linkerd-<name>`). */
+  extension?: string;
 }
 
 /** A pause of `ms`, ended early (resolved or rejected) when `signal` aborts. */
@@ -164,6 +166,7 @@ export async function runChecks(
         severity: check.severity,
         durationMs: 0,
         retries: 0,
+        ...(o.extension === undefined ? {} : { extension: o.extension }),
       };
       results.push(r);
       observer.result?.(r);
@@ -174,6 +177,7 @@ export async function runChecks(
     const done = await pending;
     if (!done || done.outcome.kind === 'skip') continue;
     const r = toResult(check, done, o.hintBaseUrl);
+    if (o.extension !== undefined) r.extension = o.extension;
     if (r.status === 'error' && check.severity === 'fatal') r.stoppedRun = true;
     results.push(r);
     observer.result?.(r);

@@ -1,6 +1,5 @@
 import { UserError } from '../errors.js';
-import { isCategoryId } from './categories.js';
-import { ALL_CHECKS } from './registry.js';
+import { CORE_REGISTRY } from './registry.js';
 
 /** `--skip` / `--only`: check ids (`L5D1804`) and category names, comma-separated or repeated. */
 export interface Selection {
@@ -11,8 +10,11 @@ export interface Selection {
 const CHECK_ID = /^L5D\d{4}$/i;
 const NAME = /^[a-z0-9][a-z0-9-]*(#\d+)?$/;
 
-/** Normalise and validate the tokens: ids must be known; names may be core or extension categories. */
-export function parseSelection(skip: string[], only: string[]): Selection {
+/**
+ * Normalise and validate the tokens: ids must be known (core ones, unless `knownId` also
+ * knows the registered families'); names may be core or extension categories.
+ */
+export function parseSelection(skip: string[], only: string[], knownId: (id: string) => boolean = (id) => CORE_REGISTRY.hasCheck(id)): Selection {
   const norm = (flag: string, values: string[]) =>
     values
       .flatMap((v) => v.split(','))
@@ -21,7 +23,7 @@ export function parseSelection(skip: string[], only: string[]): Selection {
       .map((v) => {
         if (CHECK_ID.test(v)) {
           const id = v.toUpperCase();
-          if (!ALL_CHECKS.some((c) => c.id === id)) throw new UserError(`unknown check id "${v}" in --${flag} (run linkerd check --list)`);
+          if (!knownId(id)) throw new UserError(`unknown check id "${v}" in --${flag} (run linkerd check --list)`);
           return id;
         }
         if (!NAME.test(v)) throw new UserError(`invalid value "${v}" for --${flag}: expected a check id (see --list) or a category name`);
@@ -58,7 +60,7 @@ export class Selector {
   /** True when `--only` names nothing but core checks and categories: extensions need not run. */
   get excludesExtensions(): boolean {
     const { only } = this.selection;
-    return only.length > 0 && only.every((t) => CHECK_ID.test(t) || isCategoryId(t));
+    return only.length > 0 && only.every((t) => CORE_REGISTRY.hasCheck(t) || CORE_REGISTRY.hasCategory(t));
   }
 
   /** Tokens that selected nothing in this run. */

@@ -53,26 +53,8 @@ export interface CheckDefinition {
   run(ctx: CheckContext): Promise<CheckOutcome>;
 }
 
-/** Category identifiers, as the real CLI names them (and prints them as headers). */
-export type CategoryId =
-  | 'kubernetes-api'
-  | 'kubernetes-version'
-  | 'gateway-api-crd'
-  | 'pre-kubernetes-setup'
-  | 'linkerd-crd'
-  | 'linkerd-existence'
-  | 'linkerd-config'
-  | 'linkerd-cni-plugin'
-  | 'linkerd-identity'
-  | 'linkerd-webhooks-and-apisvc-tls'
-  | 'linkerd-identity-data-plane'
-  | 'linkerd-version'
-  | 'control-plane-version'
-  | 'linkerd-control-plane-proxy'
-  | 'linkerd-data-plane'
-  | 'linkerd-opaque-ports-definition'
-  | 'linkerd-ha-checks'
-  | 'linkerd-extension-checks';
+/** A category's id: the header the real CLI prints (`linkerd-identity`), declared by its family. */
+export type CategoryId = string;
 
 export type ResultStatus = 'success' | 'warning' | 'error' | 'skipped';
 
@@ -94,6 +76,6 @@ export interface CheckResult {
   retries: number;
   /** Set on the fatal failure that ended the core checks. */
   stoppedRun?: boolean;
-  /** Name of the extension executable that reported this result. */
+  /** The extension that reported this result: its executable's name, or `linkerd-<name>` for a family run in-process. */
   extension?: string;
 }

@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import { mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { hostArch, platformName, requireArch, type Arch } from './archs.js';
 import { tarLayout } from './archive.js';
 import { addAccounts, addFiles, addPackageDatabases, applyCapabilities, applyPaths, installPackages } from './assemble.js';
 import { loadImageConfig, type LoadedConfig } from './config.js';
+import { imageEpoch } from './epoch.js';
+import { checkOutput, checkSbom, sbomStep } from './outputPaths.js';
 import { throwIfInterrupted } from './interrupted.js';
 import { loadKeyring } from './keyring.js';
 import { writeLayer, type LayerBlob } from './layer.js';
@@ -16,6 +18,7 @@ import type { PackageMeta } from './packageMeta.js';
 import type { RegistryCredentials } from './registryAuth.js';
 import { availablePackages, localRepositories } from './repositories.js';
 import { resolveClosure } from './resolve.js';
+import { STAGING_LIMITS, StagingBudget, type StagingLimits } from './stagingBudget.js';
 import { RootTree } from './tree.js';
 
 export type ImageFormat = 'oci' | 'oci-archive' | 'docker-archive';
@@ -33,6 +36,8 @@ export interface BuildOptions {
   push?: { reference: string; insecure: boolean; credentials: RegistryCredentials };
   /** Aborted when the user interrupts: the build stops between entries and removes its work. */
   signal?: AbortSignal;
+  /** The build-wide budget for what packages unpack (default STAGING_LIMITS). */
+  stagingLimits?: StagingLimits;
   /** SOURCE_DATE_EPOCH, when set. */
   sourceDateEpoch?: number;
   progress?: (text: string) => void;
@@ -96,36 +101,9 @@ async function fileRecords(tree: RootTree): Promise<FileRecord[]> {
   return out;
 }
 
-function isInside(child: string, parent: string): boolean {
-  const rel = relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && rel !== '..');
-}
-
 function formatFor(output: string, explicit: ImageFormat | undefined): ImageFormat {
   if (explicit) return explicit;
   return output.endsWith('.tar') ? 'docker-archive' : 'oci';
-}
-
-async function checkOutput(out: string, format: ImageFormat, inputs: { path: string; what: string }[]): Promise<void> {
-  for (const i of inputs) {
-    if (isInside(out, i.path) || isInside(i.path, out)) throw new UserError(`--output ${out} overlaps ${i.what} ${i.path}; write the image somewhere else`);
-  }
-  const st = await stat(out).catch(() => undefined);
-  if (format === 'oci') {
-    if (st && !st.isDirectory())
-      throw new UserError(
-        `--output ${out} exists and is not a directory (an OCI layout is a directory; use --format oci-archive or docker-archive for a file)`,
-      );
-    if (st) {
-      const entries = await readdir(out);
-      if (entries.length > 0 && !entries.includes('oci-layout'))
-        throw new UserError(`--output ${out} is a non-empty directory that is not an OCI layout; refusing to replace it`);
-    }
-  } else if (st?.isDirectory()) {
-    throw new UserError(`--output ${out} is a directory; --format ${format} writes a file`);
-  }
-  const parent = await stat(dirname(out)).catch(() => undefined);
-  if (!parent?.isDirectory()) throw new UserError(`--output ${out}: directory ${dirname(out)} does not exist`);
 }
 
 function buildArchs(flag: string[], loaded: LoadedConfig): Arch[] {
@@ -171,7 +149,8 @@ export async function buildImage(o: BuildOptions): Promise<BuildResult> {
     ...(o.config ? [{ path: resolve(o.cwd, o.config), what: 'the config file' }] : []),
   ];
   await checkOutput(out, format, inputs);
-  if (o.sbom && resolve(o.cwd, o.sbom) === out) throw new UserError('--sbom and --output name the same file');
+  const sbom = o.sbom === undefined ? undefined : resolve(o.cwd, o.sbom);
+  if (sbom) await checkSbom(sbom, out, inputs);
   const { tag } = splitReference(o.tag);
   if (o.push) {
     const { checkPushTarget } = await import('./push.js');
@@ -195,21 +174,26 @@ export async function buildImage(o: BuildOptions): Promise<BuildResult> {
     const available = requests.length > 0 ? await availablePackages(repos, arch, debCache, keyring) : [];
     closures.set(arch.apk, resolveClosure(requests, available, arch.apk).packages);
   }
-  const newest = Math.max(0, ...[...closures.values()].flat().map((p) => p.buildTime));
-  const epoch = o.sourceDateEpoch ?? newest;
+  const epoch = imageEpoch(o.sourceDateEpoch, [...closures.values()].flat());
   const created = new Date(epoch * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
   const work = await mkdtemp(join(dirname(out), `.${basename(out)}.build-`));
-  const cleanup = () => rm(work, { recursive: true, force: true });
+  // The SBOM's temporary file sits beside it, so its rename never crosses file systems (EXDEV).
+  const sbomTmp = sbom ? join(dirname(sbom), `.${basename(sbom)}.${basename(work)}.tmp`) : undefined;
+  const cleanup = async () => {
+    await rm(work, { recursive: true, force: true });
+    if (sbomTmp) await rm(sbomTmp, { force: true });
+  };
   try {
     const layout = join(work, 'layout');
     const blobsDir = await initLayout(layout);
     const images: BuiltImage[] = [];
     const manifests: Descriptor[] = [];
+    const budget = new StagingBudget(o.stagingLimits ?? STAGING_LIMITS);
     for (const arch of archs) {
       const staging = join(work, `staging-${arch.apk}`);
       await mkdir(staging);
-      const tree = new RootTree(staging, epoch, o.sbom !== undefined);
+      const tree = new RootTree(staging, epoch, o.sbom !== undefined, budget);
       const installed = await installPackages(tree, closures.get(arch.apk) ?? [], keyring, o.signal, (s) => progress(`${platformName(arch)}: ${s}`));
       await addAccounts(tree, c, epoch);
       applyPaths(tree, c, epoch);
@@ -248,6 +232,14 @@ export async function buildImage(o: BuildOptions): Promise<BuildResult> {
     }
     await writeFile(join(layout, 'index.json'), JSON.stringify(imageIndex([{ ...top, annotations: refAnnotations }])));
 
+    if (sbom && sbomTmp) {
+      // Written before the output is replaced: a failing SBOM fails the build with nothing replaced.
+      progress('writing the SBOM');
+      const { spdxDocument } = await import('./sbom.js');
+      const text = `${JSON.stringify(spdxDocument({ tag: o.tag, digest: top.digest, images, created }), null, 2)}\n`;
+      await sbomStep(sbom, () => writeFile(sbomTmp, text, { flag: 'wx' }));
+    }
+
     const host = hostArch();
     const dockerImage = images.find((i) => i.arch.apk === host.apk) ?? images[0];
     if (format === 'oci') {
@@ -273,15 +265,7 @@ export async function buildImage(o: BuildOptions): Promise<BuildResult> {
       throwIfInterrupted(o.signal);
       await rename(tmp, out);
     }
-    let sbom: string | undefined;
-    if (o.sbom) {
-      progress('writing the SBOM');
-      const { spdxDocument } = await import('./sbom.js');
-      sbom = resolve(o.cwd, o.sbom);
-      const tmp = join(work, 'sbom.json');
-      await writeFile(tmp, `${JSON.stringify(spdxDocument({ tag: o.tag, digest: top.digest, images, created }), null, 2)}\n`);
-      await rename(tmp, sbom);
-    }
+    if (sbom && sbomTmp) await sbomStep(sbom, () => rename(sbomTmp, sbom));
     let pushed: string | undefined;
     if (o.push) {
       const { pushLayout } = await import('./push.js');

@@ -1,6 +1,8 @@
 import { PassThrough, Readable, Transform, type TransformCallback } from 'node:stream';
 import { createGunzip } from 'node:zlib';
+import { formatBytes } from '../input/limits.js';
 import { PackageError } from './packageError.js';
+import { MAX_ZSTD_WINDOW, ZstdWindowGuard } from './zstdWindow.js';
 
 export type Compression = 'gz' | 'xz' | 'zst' | 'none';
 
@@ -25,8 +27,9 @@ export function byteLimit(limit: number, onExceed: () => Error): Transform {
   });
 }
 
-async function zstdStream(input: Readable): Promise<Transform> {
+async function zstdStream(input: Readable, refuse: (window: number) => Error): Promise<Transform> {
   const { Decompress } = await import('fzstd');
+  const guard = new ZstdWindowGuard(MAX_ZSTD_WINDOW, refuse);
   // The transform's callbacks run only once data flows, after `d` exists.
   const out: Transform = new Transform({
     transform(chunk: Buffer, _enc, cb) {
@@ -47,7 +50,8 @@ async function zstdStream(input: Readable): Promise<Transform> {
     },
   });
   const d = new Decompress((chunk) => out.push(Buffer.from(chunk)));
-  return input.pipe(out);
+  guard.on('error', (e) => out.destroy(e));
+  return input.pipe(guard).pipe(out);
 }
 
 async function xzStream(input: Readable): Promise<Readable> {
@@ -63,7 +67,11 @@ async function xzStream(input: Readable): Promise<Readable> {
 export async function decompress(input: Readable, kind: Compression, limit: number, pkg: string, entry: string): Promise<Readable> {
   let inner: Readable;
   if (kind === 'gz') inner = input.pipe(createGunzip());
-  else if (kind === 'zst') inner = await zstdStream(input);
+  else if (kind === 'zst')
+    inner = await zstdStream(
+      input,
+      (w) => new PackageError(pkg, entry, `zstd frame declares a ${w}-byte window, more than the ${formatBytes(MAX_ZSTD_WINDOW)} limit`),
+    );
   else if (kind === 'xz') inner = await xzStream(input);
   else inner = input.pipe(new PassThrough());
   const limited = byteLimit(limit, () => new PackageError(pkg, entry, `decompresses to more than ${limit} bytes`));

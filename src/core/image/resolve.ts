@@ -45,37 +45,93 @@ export interface Resolution {
   packages: PackageMeta[];
 }
 
+/** The names of a chain, shortened in the middle: a chain can be thousands of packages long. */
+function via(chain: string[]): string {
+  const names = chain.length > 8 ? [...chain.slice(0, 4), `… ${chain.length - 8} more …`, ...chain.slice(-4)] : chain;
+  return names.length ? ` (via ${names.join(' → ')})` : '';
+}
+
+interface Frame {
+  p: PackageMeta;
+  /** The next dependency group of `p` to meet. */
+  next: number;
+  parent?: Frame;
+}
+
+/**
+ * Depth-first, with an explicit stack (a chain thousands deep must not overflow), and every
+ * lookup through a map (installed packages by the names they meet), so the work is linear in
+ * the dependencies, not in their product.
+ */
 export function resolveClosure(requests: readonly string[], available: readonly PackageMeta[], archName: string): Resolution {
   const byName = new Map<string, PackageMeta[]>();
-  const index = (key: string, p: PackageMeta) => {
-    const list = byName.get(key) ?? [];
-    list.push(p);
-    byName.set(key, list);
+  const index = (map: Map<string, PackageMeta[]>, key: string, p: PackageMeta) => {
+    const list = map.get(key);
+    if (list) list.push(p);
+    else map.set(key, [p]);
   };
   for (const p of available) {
-    index(p.name, p);
-    for (const pr of p.provides) if (pr.name !== p.name) index(pr.name, p);
+    index(byName, p.name, p);
+    for (const pr of p.provides) if (pr.name !== p.name) index(byName, pr.name, p);
   }
   const installed = new Map<string, PackageMeta>();
+  /** Installed packages under their own name and every name they provide. */
+  const installedBy = new Map<string, PackageMeta[]>();
   const order: PackageMeta[] = [];
-
-  const candidates = (dep: Dependency, tag: string | undefined): PackageMeta[] =>
-    (byName.get(dep.name) ?? [])
-      .filter((p) => (tag === undefined ? p.tag === undefined : p.tag === tag))
-      .filter((p) => meets(p, dep))
-      .sort((a, b) => {
-        const real = Number(b.name === dep.name) - Number(a.name === dep.name);
-        if (real) return real;
-        const v = compareFor(a)(b.version, a.version);
-        if (v) return v;
-        return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-      });
-
-  const visit = (p: PackageMeta, chain: string[]) => {
-    if (installed.has(p.name)) return;
+  const install = (p: PackageMeta) => {
     installed.set(p.name, p);
-    for (const group of p.depends) {
-      if (group.some((d) => [...installed.values()].some((q) => meets(q, d)))) continue;
+    index(installedBy, p.name, p);
+    for (const pr of p.provides) if (pr.name !== p.name) index(installedBy, pr.name, p);
+  };
+  const keyOf = (d: Dependency, tag?: string) => `${d.name}\0${d.rel ?? ''}\0${d.version ?? ''}\0${tag ?? ''}`;
+  // Installed packages only accumulate, so a dependency met once stays met.
+  const met = new Set<string>();
+  const isMet = (d: Dependency) => {
+    const key = keyOf(d);
+    if (met.has(key)) return true;
+    const yes = (installedBy.get(d.name) ?? []).some((q) => meets(q, d));
+    if (yes) met.add(key);
+    return yes;
+  };
+
+  const sorted = new Map<string, PackageMeta[]>();
+  const candidates = (dep: Dependency, tag: string | undefined): PackageMeta[] => {
+    const key = keyOf(dep, tag);
+    let list = sorted.get(key);
+    if (!list) {
+      list = (byName.get(dep.name) ?? [])
+        .filter((p) => (tag === undefined ? p.tag === undefined : p.tag === tag))
+        .filter((p) => meets(p, dep))
+        .sort((a, b) => {
+          const real = Number(b.name === dep.name) - Number(a.name === dep.name);
+          if (real) return real;
+          const v = compareFor(a)(b.version, a.version);
+          if (v) return v;
+          return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+        });
+      sorted.set(key, list);
+    }
+    return list;
+  };
+
+  const chainOf = (f: Frame): string[] => {
+    const names: string[] = [];
+    for (let g = f.parent; g; g = g.parent) names.push(g.p.name);
+    return names.reverse();
+  };
+
+  const visit = (root: PackageMeta) => {
+    install(root);
+    const stack: Frame[] = [{ p: root, next: 0 }];
+    for (let top = stack.at(-1); top; top = stack.at(-1)) {
+      const { p } = top;
+      const group = p.depends[top.next++];
+      if (!group) {
+        stack.pop();
+        order.push(p);
+        continue;
+      }
+      if (group.some(isMet)) continue;
       let chosen: PackageMeta | undefined;
       for (const d of group) {
         chosen = candidates(d, undefined).find((c) => {
@@ -88,11 +144,12 @@ export function resolveClosure(requests: readonly string[], available: readonly 
         const want = group.map(describeDep).join(' | ');
         const have = group.flatMap((d) => installed.get(d.name) ?? []);
         const why = have.length ? ` (${have.map((h) => `${h.name} ${h.version}`).join(', ')} is already installed)` : ' is not in the repositories';
-        throw new UserError(`${archName}: ${want}, needed by ${p.name} ${p.version}${[...chain].length ? ` (via ${chain.join(' → ')})` : ''},${why}`);
+        throw new UserError(`${archName}: ${want}, needed by ${p.name} ${p.version}${via(chainOf(top))},${why}`);
       }
-      visit(chosen, [...chain, p.name]);
+      if (installed.has(chosen.name)) continue;
+      install(chosen);
+      stack.push({ p: chosen, next: 0, parent: top });
     }
-    order.push(p);
   };
 
   for (const text of requests) {
@@ -109,7 +166,7 @@ export function resolveClosure(requests: readonly string[], available: readonly 
       const versions = any.map((p) => `${p.name} ${p.version}`).join(', ');
       throw new UserError(`${archName}: package ${text} (contents.packages) is not in the repositories${versions ? `; they have ${versions}` : ''}`);
     }
-    visit(found, []);
+    visit(found);
   }
   return { packages: order };
 }

@@ -8,7 +8,7 @@ import type { Values } from '../values/schema.js';
 import { INBOUND_POLICIES, isCIDR, isValidProxyLogLevel } from '../values/validate.js';
 
 /*
- * THE annotation table (spec §3.4): each row ties one pod annotation to the values it stands for and
+ * THE annotation table (linkerd's getOverrideAnnotations and the annotations the injector reads): each row ties one pod annotation to the values it stands for and
  * to the flags that set those values. It is read in both directions:
  *   - flags → annotations: after the flags change the values, every row whose value now differs
  *     from the base values (the cluster's, or the defaults) yields one override annotation;

@@ -14,7 +14,7 @@ import { parseValuesYaml, readLocalValuesFile } from '../values/valuesFiles.js';
  *   2. or `--values FILE`: chart values, or a whole linkerd-config ConfigMap (`kubectl get cm
  *      linkerd-config -n linkerd -o yaml`), for offline and GitOps use;
  *   3. `--identity-trust-anchors-file` and `--linkerd-cni-enabled` on top.
- * Connection failures print linkerd's own text and exit 1 (spec §3.1).
+ * Connection failures print linkerd's own text and exit 1, as cli/cmd/inject.go does.
  */
 
 export interface BaseValuesOptions {

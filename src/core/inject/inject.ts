@@ -386,7 +386,7 @@ class Injector {
     for (const p of applyAnnotations(values, nsAnnotations, new Set([...flagKeys, INJECT_ANNOTATION]))) {
       this.notes.push({ resource: `namespace/${namespace}`, message: `ignoring annotation ${p.key}: ${JSON.stringify(p.value)} (${p.reason})` });
     }
-    // On a fresh input the workload's own annotation wins (spec §3.5); on a re-injection it was
+    // On a fresh input the workload's own annotation wins, as in linkerd's --manual render; on a re-injection it was
     // written by the previous run's flags, and the new flags replace it.
     const { flagWins, annotationWins } = this.conflicts(annotations, resource, wasInjected);
     for (const p of applyAnnotations(values, podAnnotations, flagWins)) {

@@ -10,7 +10,7 @@ import { CLOSE_WAIT_ANNOTATION, DEBUG_SIDECAR_ANNOTATION, annotationRow, overrid
 
 /*
  * From base values and the proxy flags the user set to what inject writes: the values the proxy is
- * rendered from, and one override annotation per value the flags changed (spec §3.4).
+ * rendered from, and one override annotation per value the flags changed (linkerd's getOverrideAnnotations).
  */
 
 export interface ProxySettings {

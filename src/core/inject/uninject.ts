@@ -19,7 +19,7 @@ import type { DocReport } from './report.js';
 import { renderStream, type OutputFormat, type StreamOutput } from '../manifest/write.js';
 
 /*
- * Removing what injection adds (spec §3.8). Beyond the real CLI, the network validator, the debug
+ * Removing what injection adds, as linkerd's pkg/inject/uninject.go does. Beyond the real CLI, the network validator, the debug
  * container and the podinfo volume are removed too: they are only ever added by injection, and
  * leaving them behind made re-injecting a CNI or debug-sidecar workload fail or duplicate them.
  */

@@ -1,7 +1,7 @@
 /*
  * How much of each input linkerd-ts reads before refusing it. Every limit is checked while the
  * bytes arrive (a file, a pipe, a URL body after gzip/deflate decoding, an API response), so an
- * endless or oversized input costs at most the limit, never all the memory. The README lists them.
+ * endless or oversized input costs at most the limit, never all the memory. docs/hardening.md lists them.
  */
 
 const MiB = 1024 * 1024;

@@ -3,7 +3,7 @@ import { checkIssuerCredentials, decodeCertificates, decodePrivateKey, generateI
 import type { Values } from '../values/index.js';
 
 /*
- * linkerd's initializeIssuerCredentials (spec §2.6): use the external issuer's Secret, validate
+ * linkerd's initializeIssuerCredentials: use the external issuer's Secret, validate
  * supplied credentials, or generate a fresh chain. Unlike the Go CLI, which generates one
  * self-signed certificate serving as both, the generated chain is a trust anchor and an issuer
  * it signs, so the anchor key can be kept offline (`--identity-trust-anchor-key-out`).

@@ -3,11 +3,11 @@ import { UserError } from '../errors.js';
 import { defaultValues, deprecationWarnings, overridesHave, parseGoDuration, validateInstallValues } from '../values/index.js';
 import type { KubeSelection } from '../kube/kubeconfig.js';
 import type { InstallCluster } from './cluster.js';
-import { renderCrdObjects } from './crdObjects.js';
+import { renderCrdObjects } from '../mesh/crdObjects.js';
 import { initializeIdentityCredentials } from './identityCredentials.js';
-import { renderControlPlaneFor } from './renderControlPlaneFor.js';
+import { renderControlPlaneFor } from '../mesh/renderControlPlaneFor.js';
 import { composeInputs, credentialSources, type ValueInputs } from './valueInputs.js';
-import { webhookCredentials } from './webhookCredentials.js';
+import { webhookCredentials } from '../mesh/webhookCredentials.js';
 
 /** What `linkerd install` was asked to do, once flags are parsed. */
 export interface InstallRequest extends ValueInputs {
@@ -44,7 +44,7 @@ function validityMs(flag: string, value: string | undefined): number {
   return Number(ns / 1_000_000n);
 }
 
-/** `linkerd install --crds`: the CRD chart, with the Gateway API decision of spec §2.9. */
+/** `linkerd install --crds`: the CRD chart, with the Gateway API decision of linkerd's renderCRDs. */
 async function installCrds(req: InstallRequest, cluster: InstallCluster | undefined): Promise<InstallResult> {
   await cluster?.assertNoLinkerdConfig(req.namespace);
   const composed = await composeInputs(req, defaultValues(), false);
@@ -54,7 +54,7 @@ async function installCrds(req: InstallRequest, cluster: InstallCluster | undefi
   };
 }
 
-/** `linkerd install`: values → credentials → validation → the control-plane objects (spec §2.1 step 3). */
+/** `linkerd install`: values → credentials → validation → the control-plane objects, in the order of linkerd's cli/cmd/install.go. */
 async function installControlPlane(req: InstallRequest, cluster: InstallCluster | undefined): Promise<InstallResult> {
   const now = req.now ?? new Date();
   await cluster?.assertLinkerdCrds();

@@ -1,3 +1,5 @@
+import { redactedUrl, redactUrlsIn } from '../net/redactedUrl.js';
+
 /*
  * Every request the transport sends, as it completes — for `--verbose`, which logs them the way
  * client-go does at debug level. Core only reports; the CLI decides whether and how to print.
@@ -20,6 +22,7 @@ export function observeRequests(fn: ((r: RequestRecord) => void) | undefined): v
   observer = fn;
 }
 
+/** Reports one request; its URL without the password a kubeconfig server may carry. */
 export function recordRequest(r: RequestRecord): void {
-  observer?.(r);
+  observer?.({ ...r, url: redactedUrl(r.url), ...(r.error === undefined ? {} : { error: redactUrlsIn(r.error) }) });
 }

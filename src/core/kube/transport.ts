@@ -8,6 +8,7 @@ import { KubeError, type KubeErrorKind } from './kubeError.js';
 import { netErrorText, urlErrorMessage } from '../net/netErrorText.js';
 import { type OutboundAgent, outboundAgent } from '../net/outboundAgent.js';
 import { recordRequest } from './requestLog.js';
+import { redactedUrl } from '../net/redactedUrl.js';
 
 /** linkerd's client timeout per request (`k8s.NewAPI(…, 30s)`). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -57,7 +58,7 @@ export class KubeTransport {
     try {
       server = new URL(cluster.server);
     } catch (e) {
-      throw new KubeError('config', `invalid configuration: host must be a URL or a host:port pair: "${cluster.server}"`, { cause: e });
+      throw new KubeError('config', `invalid configuration: host must be a URL or a host:port pair: "${redactedUrl(cluster.server)}"`, { cause: e });
     }
     const creds = await resolveCredentials(resolved, timeoutMs);
     // The kubeconfig's proxy-url wins (client-node builds that agent); else HTTPS_PROXY/NO_PROXY as client-go reads them.
@@ -132,7 +133,7 @@ export class KubeTransport {
         headersIn = true;
         // Bounded while streaming (and before, by Content-Length): past the limit the answer is one line.
         const tooLarge = () => {
-          const err = new KubeError('server', `${goMethod(req.method)} "${url}": ${overLimitMessage('response body', this.bodyLimit)}`, {
+          const err = new KubeError('server', urlErrorMessage(req.method, url, overLimitMessage('response body', this.bodyLimit)), {
             method: req.method,
             url,
           });
@@ -185,7 +186,7 @@ export class KubeTransport {
     try {
       return JSON.parse(res.body) as T;
     } catch (e) {
-      throw new KubeError('server', `${goMethod(req.method)} "${url}": invalid JSON in response: ${firstLine(e)}`, {
+      throw new KubeError('server', urlErrorMessage(req.method, url, `invalid JSON in response: ${firstLine(e)}`), {
         status: res.status,
         method: req.method,
         url,
@@ -234,11 +235,6 @@ class AgentPool {
   close(): void {
     for (const agent of this.all) agent.destroy();
   }
-}
-
-/** Go's `url.Error` spells methods `Get`, `Post`, … */
-function goMethod(method: string): string {
-  return method.charAt(0) + method.slice(1).toLowerCase();
 }
 
 function proxyUrlOf(proxyUrl: string | undefined): URL | undefined {

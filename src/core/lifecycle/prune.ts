@@ -1,5 +1,5 @@
 import type { RenderedObject } from '../../../templates/control-plane/index.js';
-import { CONTROL_PLANE_NS_LABEL } from '../check/pods.js';
+import { CONTROL_PLANE_NS_LABEL } from '../mesh/names.js';
 import { UserError } from '../errors.js';
 import type { KubeClient } from '../kube/kubeClient.js';
 import { isKubeError } from '../kube/kubeError.js';
@@ -7,7 +7,7 @@ import type { ResourceType } from '../kube/resources.js';
 import { groupOf, stubOfObject, type StubObject } from './stubs.js';
 
 /*
- * `linkerd prune` (spec §2.11): what the cluster holds with the control plane's label that the
+ * `linkerd prune` (linkerd's cli/cmd/prune.go): what the cluster holds with the control plane's label that the
  * current release would not render (left over from an older version), for `kubectl delete`.
  */
 

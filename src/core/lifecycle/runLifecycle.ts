@@ -3,10 +3,10 @@ import { UserError } from '../errors.js';
 import { connectKube } from '../kube/kubeClient.js';
 import type { KubeSelection } from '../kube/kubeconfig.js';
 import { defaultValues, validateInstallValues } from '../values/index.js';
-import { InstallCluster } from '../install/cluster.js';
-import { renderCrdObjects } from '../install/crdObjects.js';
-import { renderControlPlaneFor } from '../install/renderControlPlaneFor.js';
-import { OVERRIDES_SECRET, loadStoredValues } from '../install/loadStoredValues.js';
+import { renderCrdObjects } from '../mesh/crdObjects.js';
+import { renderControlPlaneFor } from '../mesh/renderControlPlaneFor.js';
+import { assertEndpointSlices } from '../mesh/endpointSlices.js';
+import { OVERRIDES_SECRET, findOverridesSecret, loadStoredValues } from '../mesh/loadStoredValues.js';
 import { prunableObjects } from './prune.js';
 import type { StubObject } from './stubs.js';
 import { NOTHING_TO_UNINSTALL, uninstallObjects, uninstallRefusals } from './uninstall.js';
@@ -25,7 +25,7 @@ export interface LifecycleResult {
 
 export const NOT_CLI_INSTALLED = `Could not find the ${OVERRIDES_SECRET} secret.\nPlease note this command is only intended for instances of Linkerd that were installed via the CLI`;
 
-/** `linkerd uninstall [--force]`: the refusals, then the objects to delete (spec §2.11). */
+/** `linkerd uninstall [--force]`: the refusals, then the objects to delete, as cli/cmd/uninstall.go lists them. */
 export async function uninstall(req: LifecycleRequest & { force: boolean }): Promise<LifecycleResult> {
   const client = await connectKube(req.cluster);
   try {
@@ -41,12 +41,11 @@ export async function uninstall(req: LifecycleRequest & { force: boolean }): Pro
   }
 }
 
-/** `linkerd prune`: labelled objects the stored configuration would no longer render (spec §2.11). */
+/** `linkerd prune`: labelled objects the stored configuration would no longer render, as cli/cmd/prune.go finds them. */
 export async function prune(req: LifecycleRequest): Promise<LifecycleResult> {
   const client = await connectKube(req.cluster, { timeoutMs: 30_000 });
   try {
-    const cluster = InstallCluster.of(client);
-    const secret = await cluster.overridesSecret(req.namespace);
+    const secret = await findOverridesSecret(client, req.namespace);
     if (!secret) throw new UserError(NOT_CLI_INSTALLED);
     let values;
     try {
@@ -55,7 +54,7 @@ export async function prune(req: LifecycleRequest): Promise<LifecycleResult> {
       throw UserError.verbatim(`failed to load stored values: ${(e as Error).message}\n`, { cause: e });
     }
     validateInstallValues(values);
-    if (values.enableEndpointSlices) await cluster.assertEndpointSlices();
+    if (values.enableEndpointSlices) await assertEndpointSlices(client);
     const expected: RenderedObject[] = [
       ...(await renderControlPlaneFor({ values, namespace: req.namespace, now: new Date() })),
       // Every CRD the chart can render, Gateway API's included: prune never offers a CRD the chart could own.

@@ -1,12 +1,12 @@
 import type { Pod } from 'kubernetes-types/core/v1.js';
-import { CONTROL_PLANE_NS_LABEL } from '../check/pods.js';
+import { CONTROL_PLANE_NS_LABEL } from '../mesh/names.js';
 import { UserError } from '../errors.js';
 import type { KubeClient } from '../kube/kubeClient.js';
 import { BUILTIN_RESOURCES, type BuiltinResource } from '../kube/resources.js';
 import { stubOfObject, type StubObject } from './stubs.js';
 
 /*
- * `linkerd uninstall` (spec §2.11): refuse while extensions or meshed workloads remain (unless
+ * `linkerd uninstall` (linkerd's cli/cmd/uninstall.go): refuse while extensions or meshed workloads remain (unless
  * --force), then name every cluster-scoped and RBAC object of the control plane, and its
  * namespace, for `kubectl delete`. Deleting the namespace removes the rest.
  */

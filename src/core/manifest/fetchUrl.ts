@@ -3,6 +3,7 @@ import { netErrorText, urlErrorMessage } from '../net/netErrorText.js';
 import { outboundFetch, type OutboundFetch } from '../net/outboundFetch.js';
 import { readResponseBounded } from '../input/boundedRead.js';
 import { type InputLimit, MANIFEST_LIMIT } from '../input/limits.js';
+import { redactedUrl, redactUrlsIn } from '../net/redactedUrl.js';
 
 /*
  * Reading a file named by URL, shared by `linkerd inject URL` and `linkerd install -f URL`.
@@ -85,15 +86,15 @@ export async function fetchUrl(arg: string, opts: FetchOptions = {}): Promise<Ui
     const location = REDIRECTS.has(res.status) ? res.headers.get('location') : null;
     if (location === null) break;
     await res.body?.cancel().catch(() => undefined);
-    if (hops + 1 > MAX_REDIRECTS) throw new UserError(`Get "${url}": stopped after ${MAX_REDIRECTS} redirects`);
+    if (hops + 1 > MAX_REDIRECTS) throw new UserError(urlErrorMessage('GET', url, `stopped after ${MAX_REDIRECTS} redirects`));
     url = nextHop(url, location);
   }
   if (res.status !== 200) {
     await res.body?.cancel().catch(() => undefined);
-    throw new UserError(`unable to read URL "${url}", server reported ${res.status} ${res.statusText}, status code=${res.status}`);
+    throw new UserError(`unable to read URL "${redactedUrl(url)}", server reported ${res.status} ${res.statusText}, status code=${res.status}`);
   }
   try {
-    return await readResponseBounded(res, opts.limit ?? MANIFEST_LIMIT, url);
+    return await readResponseBounded(res, opts.limit ?? MANIFEST_LIMIT, redactedUrl(url));
   } catch (e) {
     if (e instanceof UserError) throw e;
     throw networkError(url, e, signal.aborted ? 'body' : undefined, proxy);
@@ -108,10 +109,10 @@ function nextHop(from: string, location: string): string {
   try {
     to = new URL(location, from);
   } catch {
-    throw new UserError(`Get "${from}": redirect to an invalid URL ${JSON.stringify(location)}`);
+    throw new UserError(urlErrorMessage('GET', from, `redirect to an invalid URL ${JSON.stringify(redactUrlsIn(location))}`));
   }
   if (!isFetchableUrl(to.href)) {
-    throw new UserError(`Get "${to.href}" (redirected from "${from}"): only HTTPS URLs are allowed (plain http only to a loopback host)`);
+    throw new UserError(`Get "${redactedUrl(to)}" (redirected from "${redactedUrl(from)}"): only HTTPS URLs are allowed (plain http only to a loopback host)`);
   }
   return to.href;
 }

@@ -5,6 +5,7 @@ import { UserError } from '../errors.js';
 import { fileError, readStreamBounded } from '../input/boundedRead.js';
 import { type InputLimit, MANIFEST_LIMIT, overLimitMessage } from '../input/limits.js';
 import { type FetchOptions, fetchUrl, isUrl } from './fetchUrl.js';
+import { redactedUrl } from '../net/redactedUrl.js';
 
 export { isUrl } from './fetchUrl.js';
 
@@ -226,7 +227,7 @@ export async function listManifestInputs(args: readonly string[], readers: Sourc
   const skipped: SkippedEntry[] = [];
   for (const arg of args) {
     if (arg === '-') inputs.push(memoryInput(STDIN_NAME, await (readers.stdin ?? readAllStdin)()));
-    else if (isUrl(arg)) inputs.push(memoryInput(arg, await fetchUrl(arg, { limit: MANIFEST_LIMIT, ...readers })));
+    else if (isUrl(arg)) inputs.push(memoryInput(redactedUrl(arg), await fetchUrl(arg, { limit: MANIFEST_LIMIT, ...readers })));
     else inputs.push(...(await readPath(arg, skipped)));
   }
   return { inputs, skipped };

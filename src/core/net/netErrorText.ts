@@ -1,3 +1,5 @@
+import { redactedUrl, redactUrlsIn } from './redactedUrl.js';
+
 /*
  * Node's network and TLS failures in the words Go's net/http gives them, so an error from this
  * CLI reads like kubectl's or the Go linkerd CLI's (`dial tcp 127.0.0.1:6443: connect: connection
@@ -47,9 +49,12 @@ const UNKNOWN_AUTHORITY = new Set([
   'CERT_UNTRUSTED',
 ]);
 
-/** Go's url.Error: `Get "https://…": why` (methods spelt `Get`, `Post`, …). */
+/**
+ * Go's url.Error: `Get "https://…": why` (methods spelt `Get`, `Post`, …). A password in the URL,
+ * and in any URL the reason quotes, is printed as `xxxxx`.
+ */
 export function urlErrorMessage(method: string, url: string, text: string): string {
-  return `${method.charAt(0)}${method.slice(1).toLowerCase()} "${url}": ${text}`;
+  return `${method.charAt(0)}${method.slice(1).toLowerCase()} "${redactedUrl(url)}": ${redactUrlsIn(text)}`;
 }
 
 function firstLine(e: unknown): string {

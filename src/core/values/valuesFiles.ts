@@ -6,6 +6,7 @@ import { VALUES_LIMIT } from '../input/limits.js';
 import { type FetchOptions, fetchUrl, isFetchableUrl, isUrl } from '../manifest/fetchUrl.js';
 import { STDIN_NAME, readAllStdin } from '../manifest/sources.js';
 import { type Tree, isMap } from './tree.js';
+import { redactedUrl } from '../net/redactedUrl.js';
 
 /*
  * `-f/--values` arguments: each is a local path, a URL (as Helm's flag help says) or `-` (standard
@@ -26,7 +27,7 @@ export const readLocalValuesFile: ValuesReader = (path) => readTextFileBounded(p
 
 /** Fetches a values file named by URL; every failure is one line naming the URL. */
 async function fetchValuesFile(url: string, opts: FetchOptions): Promise<string> {
-  if (!isFetchableUrl(url)) throw new UserError(`-f ${url}: only HTTPS URLs are allowed (plain http only from localhost)`);
+  if (!isFetchableUrl(url)) throw new UserError(`-f ${redactedUrl(url)}: only HTTPS URLs are allowed (plain http only from localhost)`);
   return new TextDecoder('utf-8').decode(await fetchUrl(url, { ...opts, limit: VALUES_LIMIT }));
 }
 

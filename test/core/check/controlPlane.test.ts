@@ -4,7 +4,7 @@ import type { StoredObject } from '../../support/apiserver-store.js';
 import { edit, healthyCluster, without } from './support/clusters.js';
 import { jsonCheck, render } from './support/render.js';
 import { virtualTime } from '../../support/virtualTime.js';
-import { checkAgainst, result, summary } from './support/run.js';
+import { checkAgainst, core, result, summary } from './support/run.js';
 
 const HEALTHY_TABLE = `Linkerd core checks
 ===================
@@ -418,7 +418,7 @@ describe('the CNI plugin', () => {
   it('check --pre --linkerd-cni-enabled checks the plugin is already there', async () => {
     const cluster = await healthyCluster();
     const fresh = cluster.objects.filter((o) => o.metadata.namespace !== 'linkerd' && !o.metadata.name.startsWith('linkerd'));
-    const { report } = await checkAgainst(fresh, { mode: 'pre', cniEnabled: true, installObjects: async () => [] });
+    const { report } = await checkAgainst(fresh, { mode: 'pre', ...core({ cniEnabled: true, installObjects: async () => [] }) });
     expect(result(report, 'L5D1701')).toMatchObject({ status: 'error', error: 'configmaps "linkerd-cni-config" not found', stoppedRun: true });
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatRFC3339, parseCertificates } from '../../../src/core/pki/index.js';
 import { edit, healthyCluster, makePki } from './support/clusters.js';
 import { jsonCheck, render } from './support/render.js';
-import { checkAgainst, result, summary } from './support/run.js';
+import { checkAgainst, core, result, summary } from './support/run.js';
 
 const HINTS = 'https://linkerd.io/2/checks/#';
 const notAfter = (pem: string) => formatRFC3339(parseCertificates(pem, 'test')[0].notAfter);
@@ -73,7 +73,7 @@ describe('identity certificates', () => {
 
     it('is an error when it is inside --cert-min-validity', async () => {
       const { pki, cluster } = await setup();
-      const { report } = await checkAgainst(cluster.objects, { certMinValidityMs: 30 * 86_400_000 });
+      const { report } = await checkAgainst(cluster.objects, core({ certMinValidityMs: 30 * 86_400_000 }));
       const r = result(report, 'L5D1807');
       expect(r).toMatchObject({
         status: 'error',
@@ -85,7 +85,7 @@ describe('identity certificates', () => {
 
     it('stays a warning when it is outside --cert-min-validity', async () => {
       const { cluster } = await setup();
-      const { report } = await checkAgainst(cluster.objects, { certMinValidityMs: 7 * 86_400_000 });
+      const { report } = await checkAgainst(cluster.objects, core({ certMinValidityMs: 7 * 86_400_000 }));
       expect(result(report, 'L5D1807').status).toBe('warning');
       expect(report.success).toBe(true);
     });
@@ -104,7 +104,7 @@ describe('identity certificates', () => {
   it('--cert-min-validity longer than 60 days widens the expiry checks', async () => {
     const pki = await makePki({ issuer: { from: -300, to: 80 } });
     const cluster = await healthyCluster({ pki });
-    const { report } = await checkAgainst(cluster.objects, { certMinValidityMs: 90 * 86_400_000 });
+    const { report } = await checkAgainst(cluster.objects, core({ certMinValidityMs: 90 * 86_400_000 }));
     expect(result(report, 'L5D1807').status).toBe('error');
   });
 

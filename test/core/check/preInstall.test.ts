@@ -3,7 +3,7 @@ import type { StoredObject } from '../../support/apiserver-store.js';
 import { edit, healthyCluster } from './support/clusters.js';
 import { installManifestObjects } from './support/install.js';
 import { render } from './support/render.js';
-import { checkAgainst, result, summary } from './support/run.js';
+import { checkAgainst, core, result, summary } from './support/run.js';
 
 const HINTS = 'https://linkerd.io/2/checks/#';
 
@@ -21,7 +21,7 @@ async function freshCluster(): Promise<StoredObject[]> {
 describe('linkerd check --pre', () => {
   it('passes on a fresh cluster, checking what the install renders', async () => {
     const objects = await freshCluster();
-    const { report, server } = await checkAgainst(objects, { mode: 'pre', installObjects: installManifestObjects });
+    const { report, server } = await checkAgainst(objects, { mode: 'pre', ...core({ installObjects: installManifestObjects }) });
     expect(summary(report)).toEqual([
       'L5D1001 success',
       'L5D1002 success',
@@ -55,7 +55,7 @@ describe('linkerd check --pre', () => {
 
   it('fails when the control plane namespace exists', async () => {
     const cluster = await healthyCluster();
-    const { report } = await checkAgainst(cluster.objects, { mode: 'pre', installObjects: installManifestObjects });
+    const { report } = await checkAgainst(cluster.objects, { mode: 'pre', ...core({ installObjects: installManifestObjects }) });
     expect(result(report, 'L5D1301')).toMatchObject({ status: 'error', error: 'The "linkerd" namespace already exists', hint: `${HINTS}pre-ns` });
     expect(result(report, 'L5D1302').error).toContain('cannot create Namespace/linkerd: namespaces "linkerd" already exists');
   });
@@ -64,7 +64,7 @@ describe('linkerd check --pre', () => {
     const objects = await freshCluster();
     const { report } = await checkAgainst(
       objects,
-      { mode: 'pre', installObjects: installManifestObjects },
+      { mode: 'pre', ...core({ installObjects: installManifestObjects }) },
       { denials: [{ verb: 'create', resource: 'deployments', group: 'apps', reason: 'no RBAC policy matched' }] },
     );
     const r = result(report, 'L5D1305');
@@ -80,7 +80,7 @@ describe('linkerd check --pre', () => {
     const objects = await freshCluster();
     const { report } = await checkAgainst(
       objects,
-      { mode: 'pre', installObjects: installManifestObjects },
+      { mode: 'pre', ...core({ installObjects: installManifestObjects }) },
       { denials: [{ verb: 'create', resource: 'rolebindings', group: 'rbac.authorization.k8s.io' }] },
     );
     expect(result(report, 'L5D1312')).toMatchObject({
@@ -95,7 +95,7 @@ describe('linkerd check --pre', () => {
     const objects = await freshCluster();
     const { report } = await checkAgainst(
       objects,
-      { mode: 'pre', installObjects: installManifestObjects },
+      { mode: 'pre', ...core({ installObjects: installManifestObjects }) },
       { denials: [{ verb: 'create', resource: 'clusterroles', group: 'rbac.authorization.k8s.io' }] },
     );
     const rendered = await installManifestObjects();
@@ -117,7 +117,7 @@ describe('linkerd check --pre', () => {
         c.lastHeartbeatTime = new Date(Date.now() - 10 * 60_000).toISOString();
       return n;
     });
-    const { report } = await checkAgainst(objects, { mode: 'pre', installObjects: installManifestObjects });
+    const { report } = await checkAgainst(objects, { mode: 'pre', ...core({ installObjects: installManifestObjects }) });
     expect(result(report, 'L5D1311')).toMatchObject({ status: 'warning', error: 'clock skew detected for node(s): test-control-plane' });
     expect(report.success).toBe(true);
   });
@@ -127,7 +127,7 @@ describe('linkerd check --pre', () => {
       delete (cm.data as Record<string, string>)['requestheader-client-ca-file'];
       return cm;
     });
-    const { report } = await checkAgainst(objects, { mode: 'pre', installObjects: installManifestObjects });
+    const { report } = await checkAgainst(objects, { mode: 'pre', ...core({ installObjects: installManifestObjects }) });
     expect(result(report, 'L5D1310').error).toBe('--requestheader-client-ca-file is not configured');
   });
 
@@ -135,9 +135,11 @@ describe('linkerd check --pre', () => {
     const objects = await freshCluster();
     const { report } = await checkAgainst(objects, {
       mode: 'pre',
-      installObjects: async () => {
-        throw new Error('identity issuer certificate expired');
-      },
+      ...core({
+        installObjects: async () => {
+          throw new Error('identity issuer certificate expired');
+        },
+      }),
     });
     expect(result(report, 'L5D1302').error).toBe('error rendering install manifest: identity issuer certificate expired');
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ALL_CHECKS, checksFor, planInstall } from '../../../src/core/check/index.js';
+import { ALL_CHECKS, CATEGORIES, checksFor, loadCheckRegistry, modesOf, planInstall, CORE_CHECK_FAMILY } from '../../../src/core/check/index.js';
+import { CHECK_FAMILIES } from '../../../src/families/checkFamilies.js';
 import { Selector, parseSelection } from '../../../src/core/check/selection.js';
 
 describe('check selection', () => {
@@ -48,6 +49,48 @@ describe('the check registry', () => {
     expect(categories('crds')).toEqual(['kubernetes-api', 'kubernetes-version', 'gateway-api-crd', 'linkerd-crd', 'linkerd-version']);
     expect(categories('default')).toContain('control-plane-version');
     expect(categories('default')).not.toContain('linkerd-data-plane');
+  });
+});
+
+describe('the core check family', () => {
+  it('keeps the ids and codes the categories always had', () => {
+    expect(CATEGORIES.map((c) => `${c.code} ${c.id}`)).toEqual([
+      '10 kubernetes-api',
+      '11 kubernetes-version',
+      '12 gateway-api-crd',
+      '13 pre-kubernetes-setup',
+      '14 linkerd-crd',
+      '15 linkerd-existence',
+      '16 linkerd-config',
+      '17 linkerd-cni-plugin',
+      '18 linkerd-identity',
+      '19 linkerd-webhooks-and-apisvc-tls',
+      '20 linkerd-identity-data-plane',
+      '21 linkerd-version',
+      '22 control-plane-version',
+      '23 linkerd-control-plane-proxy',
+      '24 linkerd-data-plane',
+      '25 linkerd-opaque-ports-definition',
+      '26 linkerd-ha-checks',
+      '27 linkerd-extension-checks',
+    ]);
+    for (const c of CORE_CHECK_FAMILY.categories) for (const check of c.checks) expect(check.id.slice(3, 5)).toBe(String(c.code));
+  });
+
+  it('checks the CNI plugin before installing only with --linkerd-cni-enabled, and lists the modes each check runs in', () => {
+    const cni = (o: { cniEnabled?: boolean }) => checksFor('pre', o).filter((c) => c.category === 'linkerd-cni-plugin').length;
+    expect(cni({})).toBe(0);
+    expect(cni({ cniEnabled: true })).toBe(6);
+    const byId = (id: string) => ALL_CHECKS.find((c) => c.id === id)!;
+    expect(modesOf(byId('L5D1701'))).toEqual(['default', 'pre', 'proxy']);
+    expect(modesOf(byId('L5D1001'))).toEqual(['default', 'pre', 'proxy', 'crds']);
+    expect(modesOf(byId('L5D2201'))).toEqual(['default']);
+    expect(modesOf(byId('L5D2401'))).toEqual(['proxy']);
+  });
+
+  it('registers every family of src/families/checkFamilies.ts beside it without a collision', async () => {
+    const registry = await loadCheckRegistry([CORE_CHECK_FAMILY], CHECK_FAMILIES);
+    expect(registry.families.map((f) => f.name)).toEqual(['core', ...(await Promise.all(CHECK_FAMILIES.map(async (e) => (await e.load()).name)))]);
   });
 });
 

@@ -7,7 +7,7 @@ import { controlPlaneChart, flagsOf, type FlagValue } from '../../../src/core/va
 const overridesFor = (flags: Record<string, FlagValue>) =>
   Object.fromEntries(proxySettings({ base: defaultValues(), flags: Object.entries(flags).map(([name, value]) => ({ name, value })) }).overrides);
 
-describe('flags → override annotations (spec §3.4)', () => {
+describe('flags → override annotations', () => {
   it.each([
     ['proxy-version', 'stable-2.14.10', { 'config.linkerd.io/proxy-version': 'stable-2.14.10' }],
     ['skip-inbound-ports', ['9090', '9100-9102'], { 'config.linkerd.io/skip-inbound-ports': '9090,9100-9102' }],

@@ -55,7 +55,7 @@ const podSpec = fc.record(
   { requiredKeys: ['containers'] },
 );
 
-// An empty `metadata: {}` that injection fills comes back absent, not empty (see the README), so the
+// An empty `metadata: {}` that injection fills comes back absent, not empty, after uninject, so the
 // generator leaves pod metadata out or gives it labels.
 const podTemplate = fc.record(
   { metadata: fc.record({ labels: labelMap, annotations: annotationMap }, { requiredKeys: ['labels'] }), spec: podSpec },

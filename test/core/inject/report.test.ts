@@ -4,7 +4,7 @@ import type { DocReport } from '../../../src/core/inject/report.js';
 
 const web: DocReport = { kind: 'deployment', name: 'web', outcome: 'injected' };
 
-describe('inject report (spec §3.7)', () => {
+describe('inject report', () => {
   it('frames the summary with blank lines', () => {
     expect(injectReportText([web], { verbose: false })).toBe('\ndeployment "web" injected\n\n');
   });
@@ -58,7 +58,7 @@ describe('inject report (spec §3.7)', () => {
   });
 });
 
-describe('uninject report (spec §3.8)', () => {
+describe('uninject report', () => {
   it('lists each object between blank lines, with no warnings section', () => {
     expect(
       uninjectReportText([

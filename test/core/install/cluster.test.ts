@@ -29,7 +29,7 @@ const linkerdConfig = {
   data: { values: 'linkerdVersion: edge-26.9.1\n' },
 };
 
-describe('install against a cluster: pre-checks (spec §2.1)', () => {
+describe('install against a cluster: pre-checks', () => {
   let server: ApiServer;
   beforeAll(async () => {
     server = await startApiServer({ fromYaml: 'fixtures/clusters/empty.yaml', objects: [...LINKERD_CRDS] });
@@ -148,7 +148,7 @@ describe('install against a cluster without the Linkerd CRDs', () => {
   });
 });
 
-describe('install --crds against a cluster: Gateway API detection (spec §2.9)', () => {
+describe('install --crds against a cluster: Gateway API detection', () => {
   let server: ApiServer;
   beforeAll(async () => {
     server = await startApiServer({ fromYaml: 'fixtures/clusters/empty.yaml' });

@@ -1,16 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yaml from 'js-yaml';
 import type { RenderedObject } from '../../../templates/control-plane/index.js';
-import {
-  CRDS_FIRST,
-  EXTERNAL_ISSUER,
-  HELM_INSTALLED,
-  ROTATION_WARNING,
-  renderInstall,
-  renderUpgrade,
-  loadStoredValues,
-  type UpgradeRequest,
-} from '../../../src/core/install/index.js';
+import { CRDS_FIRST, EXTERNAL_ISSUER, ROTATION_WARNING, renderInstall, renderUpgrade, type UpgradeRequest } from '../../../src/core/install/index.js';
+import { HELM_INSTALLED, loadStoredValues } from '../../../src/core/mesh/loadStoredValues.js';
 import { ManifestState } from '../../../src/core/install/upgradeSource.js';
 import { UserError } from '../../../src/core/errors.js';
 import { defaultValues } from '../../../src/core/values/index.js';
@@ -35,7 +27,7 @@ const upgradeRequest = (server: ApiServer, extra: Partial<UpgradeRequest> = {}):
   ...extra,
 });
 
-/** What a fresh render must change even when no value changed (spec §2.8): webhook serving certificates. */
+/** What a fresh render must change even when no value changed: webhook serving certificates. */
 const REGENERATED: Record<string, string[]> = {
   'Secret linkerd/linkerd-sp-validator-k8s-tls': ['data.tls.crt', 'data.tls.key'],
   'Secret linkerd/linkerd-policy-validator-k8s-tls': ['data.tls.crt', 'data.tls.key'],
@@ -69,7 +61,7 @@ async function installedCluster(): Promise<{ server: ApiServer; installed: Rende
   return { server, installed };
 }
 
-describe('upgrade: install → apply → upgrade renders the same control plane (spec §2.10)', () => {
+describe('upgrade: install → apply → upgrade renders the same control plane', () => {
   let server: ApiServer;
   let installed: RenderedObject[];
   beforeAll(async () => {

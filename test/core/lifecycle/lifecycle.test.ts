@@ -17,7 +17,7 @@ async function rejection(p: Promise<unknown>): Promise<UserError> {
   return e;
 }
 
-describe('uninstall (spec §2.11)', () => {
+describe('uninstall', () => {
   let server: ApiServer;
   beforeAll(async () => {
     server = await startApiServer({ fromYaml: 'fixtures/clusters/empty.yaml', objects: linkerdCrds() });
@@ -116,7 +116,7 @@ describe('uninstall (spec §2.11)', () => {
   });
 });
 
-describe('prune (spec §2.11)', () => {
+describe('prune', () => {
   let server: ApiServer;
   beforeAll(async () => {
     server = await startApiServer({ fromYaml: 'fixtures/clusters/empty.yaml', objects: linkerdCrds() });

@@ -107,7 +107,7 @@ describe('defaultValues', () => {
     ['policyController.image.name', ''],
     ['networkValidator.timeout', '10s'],
     ['revisionHistoryLimit', 10],
-  ])('has %s = %j (spec §2.5)', (path, expected) => {
+  ])('has %s = %j (as in the chart values.yaml)', (path, expected) => {
     const value = path.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], d);
     expect(value).toEqual(expected);
   });

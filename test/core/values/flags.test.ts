@@ -59,7 +59,7 @@ describe('the flag table', () => {
     ['wait-before-exit-seconds', 0],
     ['require-identity-on-inbound-ports', ['']],
     ['opaque-ports', ['25', '587', '3306', '4444', '5432', '6379', '9300', '11211']],
-  ])('--%s defaults to %j (spec §1.4)', (name, expected) => {
+  ])('--%s defaults to %j (as in cli/cmd/options.go)', (name, expected) => {
     expect(VALUE_FLAGS.find((f) => f.name === name)?.default).toEqual(expected);
   });
 

@@ -21,7 +21,7 @@ function withValues(edit: (v: Values) => void): Values {
 
 const fails = (edit: (v: Values) => void) => expect(() => validateInstallValues(withValues(edit)));
 
-describe('validateInstallValues (spec §2.7)', () => {
+describe('validateInstallValues (as linkerd validateValues)', () => {
   it('accepts the defaults', () => {
     expect(() => validateInstallValues(defaultValues())).not.toThrow();
     expect(installValueProblems(defaultValues())).toEqual([]);

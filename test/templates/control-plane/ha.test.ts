@@ -15,7 +15,7 @@ const DEPLOYMENTS = [
 const allContainers = (d: Deployment): Container[] => [...(d.spec!.template.spec!.initContainers ?? []), ...d.spec!.template.spec!.containers];
 const proxyOf = (d: Deployment) => allContainers(d).find((c) => c.name === 'linkerd-proxy')!;
 
-describe('install --ha (spec §2.4)', () => {
+describe('install --ha (as in install_ha_output.golden)', () => {
   it('runs three replicas of identity, destination and proxy-injector with maxUnavailable 1', async () => {
     const objects = await render(haValues());
     for (const [name] of DEPLOYMENTS) {

@@ -208,7 +208,7 @@ describe('heartbeat CronJob', () => {
   });
 });
 
-describe('labels and annotations (spec §2.3 notes)', () => {
+describe('labels and annotations (as in install_default.golden)', () => {
   it('annotates linkerd.io/created-by on ConfigMaps, Secrets, Services, workloads and PDBs, not on RBAC or webhook configurations', async () => {
     const objects = await render(valuesWith(['enablePodDisruptionBudget=true']));
     const annotated = new Set(['ConfigMap', 'Secret', 'Service', 'Deployment', 'CronJob', 'PodDisruptionBudget']);

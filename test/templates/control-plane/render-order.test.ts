@@ -4,7 +4,7 @@ import { haValues, render, valuesWith } from '../../core/install/support.js';
 const ref = (o: { kind: string; metadata: { name?: string; namespace?: string } }) =>
   `${o.kind}/${o.metadata.name}${o.metadata.namespace ? ` -n ${o.metadata.namespace}` : ''}`;
 
-/** Spec §2.3, rows 1–38 (the three webhook Secrets included, as a real install emits them). */
+/** The objects of linkerd's install_default.golden, in its order (the three webhook Secrets included, as a real install emits them). */
 const DEFAULT_ORDER = [
   'Namespace/linkerd',
   'ClusterRole/linkerd-linkerd-identity',
@@ -50,7 +50,7 @@ const DEFAULT_ORDER = [
   'Secret/linkerd-config-overrides -n linkerd',
 ];
 
-describe('renderControlPlane: objects and order (spec §2.3)', () => {
+describe('renderControlPlane: objects and order (as in install_default.golden)', () => {
   it('renders every object of a default install in the real CLI order, the overrides Secret last', async () => {
     expect((await render()).map(ref)).toEqual(DEFAULT_ORDER);
   });

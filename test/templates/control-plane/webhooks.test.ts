@@ -12,7 +12,7 @@ const HOOKS = [
   ['proxyInjector', 'linkerd-proxy-injector', 'MutatingWebhookConfiguration'],
 ] as const;
 
-describe('webhook serving Secrets and caBundles (spec §2.8)', () => {
+describe('webhook serving Secrets and caBundles', () => {
   it('stores the generated pair in <service>-k8s-tls and uses the certificate as the caBundle', async () => {
     const creds = await pinnedWebhookCredentials();
     const objects = await render();

@@ -1,4 +1,4 @@
-/** The CRD facts of spec §2.2/§2.9, written out independently of the templates under test. */
+/** The CRD facts of linkerd's install_crds.golden and its Gateway API CRDs, written out independently of the templates under test. */
 export interface CrdRow {
   name: string;
   group: string;

@@ -9,6 +9,7 @@ import {
   EXPIRY_WARNING_DAYS,
 } from '../../pki/index.js';
 import type { CheckContext } from '../context.js';
+import { coreOptions } from '../coreOptions.js';
 import { credentialsOf, decodeBundle, issuerMaterial, notFound, type Cert } from '../facts.js';
 import { fail, pass, skip, type CheckDefinition, type CheckOutcome } from '../types.js';
 
@@ -27,7 +28,7 @@ export function formatValidity(ms: number): string {
  * escalated to an error (linkerd/linkerd2#9612: an expiring issuer was only a warning).
  */
 function expiry(ctx: CheckContext, c: Cert): { message: string; escalate: boolean } | undefined {
-  const min = ctx.options.certMinValidityMs;
+  const min = coreOptions(ctx.options).certMinValidityMs;
   const horizon = Math.max(EXPIRY_WARNING_DAYS * DAY_MS, min ?? 0);
   const left = c.info.notAfter.getTime() - ctx.now().getTime();
   if (left >= horizon) return undefined;

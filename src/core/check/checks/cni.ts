@@ -1,4 +1,5 @@
 import type { CheckContext } from '../context.js';
+import { coreOptions } from '../coreOptions.js';
 import { cniEnabled } from '../facts.js';
 import { fail, pass, skip, type CheckDefinition, type CheckOutcome } from '../types.js';
 
@@ -24,7 +25,7 @@ function cniCheck(id: string, description: string, hintAnchor: string, run: (ctx
 
 export const CNI_CHECKS: CheckDefinition[] = [
   cniCheck('L5D1701', 'cni plugin ConfigMap exists', 'cni-plugin-cm-exists', async (ctx) =>
-    (await ctx.find('configmaps', 'linkerd-cni-config', ctx.options.cniNamespace)) ? pass() : fail('configmaps "linkerd-cni-config" not found'),
+    (await ctx.find('configmaps', 'linkerd-cni-config', coreOptions(ctx.options).cniNamespace)) ? pass() : fail('configmaps "linkerd-cni-config" not found'),
   ),
   cniCheck('L5D1702', 'cni plugin ClusterRole exists', 'cni-plugin-cr-exists', async (ctx) =>
     (await ctx.find('clusterroles', CNI)) ? pass() : fail(`missing ClusterRole: ${CNI}`),
@@ -33,17 +34,17 @@ export const CNI_CHECKS: CheckDefinition[] = [
     (await ctx.find('clusterrolebindings', CNI)) ? pass() : fail(`missing ClusterRoleBinding: ${CNI}`),
   ),
   cniCheck('L5D1704', 'cni plugin ServiceAccount exists', 'cni-plugin-sa-exists', async (ctx) =>
-    (await ctx.find('serviceaccounts', CNI, ctx.options.cniNamespace)) ? pass() : fail(`missing ServiceAccount: ${CNI}`),
+    (await ctx.find('serviceaccounts', CNI, coreOptions(ctx.options).cniNamespace)) ? pass() : fail(`missing ServiceAccount: ${CNI}`),
   ),
   cniCheck('L5D1705', 'cni plugin DaemonSet exists', 'cni-plugin-ds-exists', async (ctx) =>
-    (await ctx.find('daemonsets', CNI, ctx.options.cniNamespace)) ? pass() : fail(`missing DaemonSet: ${CNI}`),
+    (await ctx.find('daemonsets', CNI, coreOptions(ctx.options).cniNamespace)) ? pass() : fail(`missing DaemonSet: ${CNI}`),
   ),
   cniCheck(
     'L5D1706',
     'cni plugin pod is running on all nodes',
     'cni-plugin-ready',
     async (ctx) => {
-      const ds = await ctx.find('daemonsets', CNI, ctx.options.cniNamespace);
+      const ds = await ctx.find('daemonsets', CNI, coreOptions(ctx.options).cniNamespace);
       if (!ds) return fail(`missing DaemonSet: ${CNI}`);
       const scheduled = ds.status?.desiredNumberScheduled ?? 0;
       const ready = ds.status?.numberReady ?? 0;

@@ -1,6 +1,7 @@
 import { isKubeError } from '../../kube/kubeError.js';
 import { BUILTIN_RESOURCES, type KubeObject } from '../../kube/resources.js';
 import type { CheckContext } from '../context.js';
+import { coreOptions } from '../coreOptions.js';
 import { fail, pass, skip, type CheckDefinition, type CheckOutcome } from '../types.js';
 
 /** A resource type the install manifest creates, as RBAC names it. */
@@ -55,7 +56,7 @@ export function planInstall(objects: KubeObject[]): InstallPlan {
 
 function installPlan(ctx: CheckContext): Promise<InstallPlan> {
   return ctx.shared('install-plan', async () => {
-    const render = ctx.options.installObjects;
+    const render = coreOptions(ctx.options).installObjects;
     if (!render) throw new Error('error rendering install manifest: no install renderer is available');
     try {
       return planInstall(await render());

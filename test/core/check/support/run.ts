@@ -1,6 +1,6 @@
 import http from 'node:http';
 import net from 'node:net';
-import { runCheck, type CheckReport, type CheckRequest } from '../../../../src/core/check/index.js';
+import { runCheck, type CheckFamilyEntry, type CheckReport, type CheckRequest, type CoreCheckOptions } from '../../../../src/core/check/index.js';
 import type { KubeObject } from '../../../../src/core/kube/resources.js';
 import { LINKERD_VERSION } from '../../../../src/core/version.js';
 import { virtualTime } from '../../../support/virtualTime.js';
@@ -17,8 +17,7 @@ export function request(kubeconfig: string, o: Partial<CheckRequest> = {}): Chec
     mode: 'default',
     kube: { kubeconfig, asGroup: [] },
     controlPlaneNamespace: 'linkerd',
-    cniNamespace: 'linkerd-cni',
-    cniEnabled: false,
+    families: { core: { cniNamespace: 'linkerd-cni', cniEnabled: false } },
     cliVersion: LINKERD_VERSION,
     expectedVersion: LINKERD_VERSION,
     versionCheck: { url: 'http://127.0.0.1:9/version.json', timeoutMs: 500 },
@@ -31,16 +30,26 @@ export function request(kubeconfig: string, o: Partial<CheckRequest> = {}): Chec
   };
 }
 
+/** The core family's options slot of a request. */
+export function core(o: CoreCheckOptions): Pick<CheckRequest, 'families'> {
+  return { families: { core: { cniNamespace: 'linkerd-cni', cniEnabled: false, ...o } } };
+}
+
 export interface Served {
   server: ApiServer;
   report: CheckReport;
 }
 
-/** Serve the objects, run `check` against them, stop the server. */
-export async function checkAgainst(objects: object[], o: Partial<CheckRequest> = {}, server: Partial<ApiServerOptions> = {}): Promise<Served> {
+/** Serve the objects, run `check` against them (with these in-process extension families), stop the server. */
+export async function checkAgainst(
+  objects: object[],
+  o: Partial<CheckRequest> = {},
+  server: Partial<ApiServerOptions> = {},
+  families: readonly CheckFamilyEntry[] = [],
+): Promise<Served> {
   const api = await startApiServer({ objects, ...server });
   try {
-    const report = await runCheck(request(api.kubeconfigPath, o));
+    const report = await runCheck(request(api.kubeconfigPath, o), {}, families);
     return { server: api, report };
   } finally {
     await api.stop();

@@ -1,6 +1,6 @@
 import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
 import { describe, expect, it } from 'vitest';
-import { decideGatewayApi, gatewayApiState } from '../../../src/core/install/index.js';
+import { decideGatewayApi, gatewayApiState } from '../../../src/core/mesh/gatewayApi.js';
 import { crdsChart } from '../../../src/core/values/crdsChart.js';
 import { renderCrds, type CrdsValues } from '../../../templates/crds/index.js';
 
@@ -16,7 +16,7 @@ const crd = (name: string, versions: string[], annotations?: Record<string, stri
   },
 });
 
-describe('Gateway API CRD detection (spec §2.9)', () => {
+describe('Gateway API CRD detection', () => {
   it('classifies absent, Linkerd-managed and external CRDs', () => {
     expect(gatewayApiState([])).toBe('absent');
     expect(gatewayApiState([crd('httproutes.gateway.networking.k8s.io', ['v1'], { 'linkerd.io/created-by': 'linkerd/cli x' })])).toBe('linkerd');

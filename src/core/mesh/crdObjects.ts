@@ -6,8 +6,8 @@ import { CRDS_CHART_VERSION, LINKERD_VERSION } from '../version.js';
 import { decideGatewayApi, type GatewayApiState } from './gatewayApi.js';
 
 /**
- * The CRD chart of `install --crds` and `upgrade --crds`, with the Gateway API decision of spec
- * §2.9 (`state` undefined without a cluster).
+ * The CRD chart of `install --crds` and `upgrade --crds`, with the Gateway API decision of linkerd's
+ * renderCRDs (`state` undefined without a cluster).
  */
 export async function renderCrdObjects(namespace: string, composed: ComposedValues<Values>, state: GatewayApiState | undefined): Promise<RenderedObject[]> {
   const { values, overrides } = composed;

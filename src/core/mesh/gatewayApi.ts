@@ -2,7 +2,7 @@ import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1
 import { UserError } from '../errors.js';
 
 /*
- * Gateway API CRDs (spec §2.9). They are a prerequisite of the control plane; Linkerd can
+ * Gateway API CRDs, decided as linkerd's renderCRDs and healthcheck.CheckGatewayAPICRDs do. They are a prerequisite of the control plane; Linkerd can
  * install the route CRDs itself, but only when nobody else provides them.
  */
 
