@@ -18,7 +18,10 @@ function table<V, S extends string, C>(chart: AnyChart<V, S, C>): { all: readonl
   let t = TABLES.get(chart);
   if (t === undefined) {
     const all = (Object.keys(chart.flagSets) as S[]).flatMap((set) => chart.flagSets[set]);
-    t = { all, index: new Map(all.map((f, i) => [f.name, i])) };
+    const index = new Map(all.map((f, i) => [f.name, i]));
+    // One name, one flag: a second declaration would be shadowed, silently, in every command.
+    if (index.size !== all.length) throw new Error(`${chart.name}: a value flag is declared twice`);
+    t = { all, index };
     TABLES.set(chart, t);
   }
   return t as { all: readonly ValueFlag<V, C>[]; index: ReadonlyMap<string, number> };
@@ -35,6 +38,7 @@ function indexOf<V, S extends string, C>(chart: AnyChart<V, S, C>): ReadonlyMap<
 
 /** The flags of the named sets, in apply order. */
 export function flagsOf<V, S extends string, C>(chart: AnyChart<V, S, C>, sets: readonly S[]): ValueFlag<V, C>[] {
+  table(chart); // checks the table once
   return (Object.keys(chart.flagSets) as S[]).filter((set) => sets.includes(set)).flatMap((set) => chart.flagSets[set]);
 }
 

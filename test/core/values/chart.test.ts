@@ -167,6 +167,12 @@ describe('a second chart through the same engine', () => {
     expect(wrong.name).toBe('tiny');
   });
 
+  it('refuses a flag declared in two of its sets (a programming error)', () => {
+    const twice: typeof tinyChart = { ...tinyChart, flagSets: { install: tinyChart.flagSets.install, debug: tinyChart.flagSets.install } };
+    expect(() => flagsOf(twice, ['install'])).toThrow('tiny: a value flag is declared twice');
+    expect(() => applyChartFlags(twice, base, [])).toThrow('tiny: a value flag is declared twice');
+  });
+
   it('fits the family registry whatever its values type', async () => {
     const entry = { name: 'tiny', load: async (): Promise<ChartInfo> => tinyChart };
     expect(Object.keys((await entry.load()).flagSets)).toEqual(['install', 'debug']);
