@@ -42,6 +42,34 @@ export function renderCrds(ctx: CrdContext): CustomResourceDefinition[] {
   return templates.map((template) => template(ctx));
 }
 
+/** The linkerd-crds chart's values its templates read (part of the control-plane values, as linkerd's NewValues merges them). */
+export interface CrdsValues {
+  installGatewayAPI: boolean;
+  /** Each, when present, overrides installGatewayAPI for its CRDs (absent ≠ false). */
+  enableHttpRoutes?: boolean;
+  enableTlsRoutes?: boolean;
+  enableTcpRoutes?: boolean;
+}
+
+/** The value that guards each Gateway API CRD in the chart (`{{ if .Values.enableHttpRoutes }}` …). */
+const GATEWAY_CRD_SWITCHES: Readonly<Record<string, 'enableHttpRoutes' | 'enableTlsRoutes' | 'enableTcpRoutes'>> = {
+  'httproutes.gateway.networking.k8s.io': 'enableHttpRoutes',
+  'grpcroutes.gateway.networking.k8s.io': 'enableHttpRoutes',
+  'tlsroutes.gateway.networking.k8s.io': 'enableTlsRoutes',
+  'tcproutes.gateway.networking.k8s.io': 'enableTcpRoutes',
+};
+
+/**
+ * The linkerd-crds chart's template: Linkerd's own CRDs always, and each Gateway API CRD its
+ * switch turns on (installGatewayAPI when the switch is absent), in the chart's order.
+ */
+export function renderCrdsChart(values: CrdsValues, ctx: Omit<CrdContext, 'installGatewayAPI'>): CustomResourceDefinition[] {
+  return renderCrds({ ...ctx, installGatewayAPI: true }).filter((crd) => {
+    const key = GATEWAY_CRD_SWITCHES[crd.metadata?.name ?? ''];
+    return key === undefined || (values[key] ?? values.installGatewayAPI);
+  });
+}
+
 /** Names of the Gateway API CRDs Linkerd can install (and recognises as its own). */
 export const GATEWAY_API_CRD_NAMES: string[] = [
   'httproutes.gateway.networking.k8s.io',

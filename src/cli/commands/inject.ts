@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import * as z from 'zod';
-import type { FlagGroup } from '../../core/values/flags.js';
+import { type ControlPlaneFlagSet, controlPlaneChart } from '../../core/values/controlPlaneChart.js';
 import { acceptGoBools, addBoolFlag } from '../flags/boolFlags.js';
 import { addValueFlags, readSetFlags } from '../flags/valueFlags.js';
 import { resolveGlobals } from '../globals.js';
@@ -8,7 +8,7 @@ import { setExamples } from '../help/cobraHelp.js';
 import { manifestFormat } from '../output/manifest.js';
 import { painterFor } from '../output/terminal.js';
 
-const GROUPS: FlagGroup[] = ['C', 'D'];
+const FLAG_SETS: readonly ControlPlaneFlagSet[] = ['proxy', 'inject'];
 
 /** inject's own flags as commander hands them over (the values flags are read by readSetFlags). */
 const InjectOptionsSchema = z.object({
@@ -41,7 +41,7 @@ export function register(program: Command): Command {
     .description('Add the Linkerd proxy to a Kubernetes config: files, directories, https:// URLs or - (stdin)')
     .argument('[CONFIG-FILE...]', 'manifests to inject');
   setExamples(cmd, EXAMPLES);
-  addValueFlags(cmd, GROUPS);
+  addValueFlags(cmd, controlPlaneChart, FLAG_SETS);
   addBoolFlag(cmd, '--manual', 'Include the proxy sidecar container spec in the YAML output (the full spec, not just the annotation)', { default: false });
   addBoolFlag(cmd, '--ignore-cluster', 'Do not read the Linkerd configuration from the current cluster; use defaults and --values', { default: false });
   addBoolFlag(cmd, '--enable-debug-sidecar', 'Inject a debug sidecar for data plane debugging', { default: false });
@@ -63,7 +63,7 @@ export function register(program: Command): Command {
       inputs: files,
       manual: opts.manual,
       output: opts.output === undefined ? 'auto' : manifestFormat(opts.output),
-      flags: readSetFlags(cmd, GROUPS),
+      flags: readSetFlags(cmd, controlPlaneChart, FLAG_SETS),
       debugSidecar: opts.enableDebugSidecar,
       closeWaitTimeout: opts.closeWaitTimeout,
       base: {

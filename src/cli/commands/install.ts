@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import * as z from 'zod';
 import { UserError } from '../../core/errors.js';
 import { checkSecretFileTarget, writeSecretFile } from '../../core/files/writeSecretFile.js';
-import type { FlagGroup } from '../../core/values/flags.js';
+import { type ControlPlaneFlagSet, controlPlaneChart } from '../../core/values/controlPlaneChart.js';
 import { acceptGoBools } from '../flags/boolFlags.js';
 import { addHelmValueFlags, HelmValueOptions } from '../flags/helmValues.js';
 import { addValueFlags, readSetFlags } from '../flags/valueFlags.js';
@@ -11,7 +11,7 @@ import { setExamples } from '../help/cobraHelp.js';
 import { manifestFormat, renderManifest } from '../output/manifest.js';
 import { notesText } from '../output/sanitize.js';
 
-const GROUPS: FlagGroup[] = ['A', 'B', 'C'];
+const FLAG_SETS: readonly ControlPlaneFlagSet[] = ['installOnly', 'installUpgrade', 'proxy'];
 
 /** install's own flags as commander hands them over (the values flags are read by readSetFlags). */
 const InstallOptionsSchema = HelmValueOptions.extend({
@@ -30,7 +30,7 @@ export function register(program: Command): Command {
     cmd,
     '  # Install CRDs first.\n  linkerd install --crds | kubectl apply -f -\n\n  # Install the core control plane.\n  linkerd install | kubectl apply -f -',
   );
-  addValueFlags(cmd, GROUPS);
+  addValueFlags(cmd, controlPlaneChart, FLAG_SETS);
   addHelmValueFlags(cmd)
     .option('--crds', 'Install Linkerd CRDs', false)
     .option('--ignore-cluster', 'Ignore the current Kubernetes cluster when checking for existing cluster configuration (default false)', false)
@@ -56,7 +56,7 @@ export function register(program: Command): Command {
       namespace: globals.linkerdNamespace,
       cluster: opts.ignoreCluster ? undefined : globals,
       crds: opts.crds,
-      flags: readSetFlags(cmd, GROUPS),
+      flags: readSetFlags(cmd, controlPlaneChart, FLAG_SETS),
       valuesFiles: opts.values,
       set: opts.set,
       setString: opts.setString,

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import * as z from 'zod';
-import type { FlagGroup } from '../../core/values/flags.js';
+import { type ControlPlaneFlagSet, controlPlaneChart } from '../../core/values/controlPlaneChart.js';
 import { acceptGoBools, addBoolFlag } from '../flags/boolFlags.js';
 import { addHelmValueFlags, HelmValueOptions, OutputOption } from '../flags/helmValues.js';
 import { addValueFlags, readSetFlags } from '../flags/valueFlags.js';
@@ -9,7 +9,7 @@ import { setExamples } from '../help/cobraHelp.js';
 import { manifestFormat, renderManifest } from '../output/manifest.js';
 import { notesText } from '../output/sanitize.js';
 
-const GROUPS: FlagGroup[] = ['B', 'C'];
+const FLAG_SETS: readonly ControlPlaneFlagSet[] = ['installUpgrade', 'proxy'];
 
 /** upgrade's own flags as commander hands them over (the values flags are read by readSetFlags). */
 const UpgradeOptions = HelmValueOptions.extend(OutputOption.shape).extend({
@@ -37,7 +37,7 @@ const EXAMPLES = `
 export function register(program: Command): Command {
   const cmd = program.command('upgrade').summary('Output Kubernetes configs to upgrade an existing Linkerd control plane').description(LONG);
   setExamples(cmd, EXAMPLES);
-  addValueFlags(cmd, GROUPS);
+  addValueFlags(cmd, controlPlaneChart, FLAG_SETS);
   addHelmValueFlags(cmd);
   addBoolFlag(cmd, '--crds', 'Upgrade Linkerd CRDs', { default: false });
   addBoolFlag(cmd, '--force', 'Force upgrade operation even when issuer certificate does not work with the trust anchors of all proxies', { default: false });
@@ -57,7 +57,7 @@ export function register(program: Command): Command {
       crds: opts.crds,
       fromManifests: opts.fromManifests,
       force: opts.force,
-      flags: readSetFlags(cmd, GROUPS),
+      flags: readSetFlags(cmd, controlPlaneChart, FLAG_SETS),
       valuesFiles: opts.values,
       set: opts.set,
       setString: opts.setString,

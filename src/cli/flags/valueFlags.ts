@@ -1,11 +1,14 @@
 import type { Command } from 'commander';
-import { flagsOf, isReleaseVersion, splitSliceArg, type FlagGroup, type FlagKind, type FlagValue, type SetFlag } from '../../core/values/flags.js';
+import { type ChartOf, type SetFlag, flagsOf, isReleaseVersion } from '../../core/values/chart.js';
+import { type FlagKind, type FlagValue, splitSliceArg } from '../../core/values/flagValues.js';
 import { addBoolFlag } from './boolFlags.js';
 
 /*
- * The commander side of the values flag table (src/core/values/flags.ts): declaring a command's
- * flags from the table, and reading back the ones the user set, ready for applyFlags.
+ * The commander side of a chart's value flags (src/core/values/chart.ts): declaring the flag sets
+ * a command offers, and reading back the ones the user set, ready for the chart's applyFlags.
  */
+
+type AnyChart<S extends string> = ChartOf<unknown, S>;
 
 /** commander's attribute name for a long flag (`proxy-cpu-request` → `proxyCpuRequest`). */
 export function attributeName(name: string): string {
@@ -20,12 +23,12 @@ const ARG_NAMES: Readonly<Record<Exclude<FlagKind, 'bool'>, string>> = {
 };
 
 /**
- * Registers the flags of `groups` on a commander command. Booleans also get a hidden `--no-<name>`
- * (so `--<name>=false` works with acceptGoBools); string slices accumulate across repeats.
+ * Registers the flags of the chart's `sets` on a commander command. Booleans also get a hidden
+ * `--no-<name>` (so `--<name>=false` works with acceptGoBools); string slices accumulate across repeats.
  */
-export function addValueFlags(command: Command, groups: readonly FlagGroup[], options: { release?: boolean } = {}): Command {
+export function addValueFlags<S extends string>(command: Command, chart: AnyChart<S>, sets: readonly S[], options: { release?: boolean } = {}): Command {
   const release = options.release ?? isReleaseVersion();
-  for (const f of flagsOf(groups)) {
+  for (const f of flagsOf(chart, sets)) {
     const names = f.short ? `-${f.short}, --${f.name}` : `--${f.name}`;
     // Deprecated flags still work (with pflag's warning) but are hidden, as MarkDeprecated does.
     const hidden = f.hidden === true || f.deprecated !== undefined || (release && f.hiddenInRelease === true);
@@ -49,12 +52,17 @@ export function addValueFlags(command: Command, groups: readonly FlagGroup[], op
 }
 
 /**
- * The flags of `groups` the user set on `command` (source `cli`), plus env-preset flags
+ * The flags of the chart's `sets` the user set on `command` (source `cli`), plus env-preset flags
  * (LINKERD_DOCKER_REGISTRY, when non-empty and the flag was not given) — ready for applyFlags.
  */
-export function readSetFlags(command: Command, groups: readonly FlagGroup[], env: Readonly<Record<string, string | undefined>> = process.env): SetFlag[] {
+export function readSetFlags<S extends string>(
+  command: Command,
+  chart: AnyChart<S>,
+  sets: readonly S[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): SetFlag[] {
   const out: SetFlag[] = [];
-  for (const f of flagsOf(groups)) {
+  for (const f of flagsOf(chart, sets)) {
     const attr = attributeName(f.name);
     const source = command.getOptionValueSource(attr);
     if (source === 'cli' || source === 'env') {

@@ -4,7 +4,8 @@ import { ManifestOutput } from '../manifest/output.js';
 import { listManifestInputs, type ManifestInput, type SkippedEntry, type SourceReaders } from '../manifest/sources.js';
 import { inputStreams, type ManifestStream } from '../manifest/stream.js';
 import type { OutputFormat } from '../manifest/write.js';
-import { deprecationWarnings, type SetFlag } from '../values/flags.js';
+import type { SetFlag } from '../values/chart.js';
+import { deprecationWarnings } from '../values/controlPlaneChart.js';
 import { clusterNamespaceAnnotations, resolveBaseValues, type BaseValuesOptions } from './baseValues.js';
 import { injectStream, type InjectSettings } from './inject.js';
 import { workerOffload, workerPlan, type WorkerOffload } from './injectPool.js';
@@ -54,7 +55,7 @@ export interface InjectRequest {
   inputs: readonly string[];
   manual: boolean;
   output: OutputFormat;
-  /** Proxy/inject flags the user set (readSetFlags of groups C and D). */
+  /** Proxy/inject flags the user set (readSetFlags of the proxy and inject sets). */
   flags: readonly SetFlag[];
   debugSidecar: boolean;
   closeWaitTimeout?: string;

@@ -1,7 +1,9 @@
 import { UserError } from '../errors.js';
+import type { SetFlag } from '../values/chart.js';
 import { assertFlagValues } from '../values/composeValues.js';
+import { applyFlags, controlPlaneChart } from '../values/controlPlaneChart.js';
 import { normalizeGoDuration } from '../values/duration.js';
-import { applyFlags, type FlagValue, type SetFlag } from '../values/flags.js';
+import type { FlagValue } from '../values/flagValues.js';
 import type { Values } from '../values/schema.js';
 import { installValueProblems } from '../values/validate.js';
 import { CLOSE_WAIT_ANNOTATION, DEBUG_SIDECAR_ANNOTATION, annotationRow, overrideAnnotations } from './annotations.js';
@@ -34,7 +36,7 @@ function shown(v: FlagValue): string {
 
 export function proxySettings(input: ProxySettingsInput): ProxySettings {
   const values = applyFlags(input.base, input.flags);
-  assertFlagValues(input.base, input.flags, values);
+  assertFlagValues(controlPlaneChart, input.base, input.flags, values);
   // Report only what the flags broke; the cluster's own values are taken as they are.
   const known = new Set(installValueProblems(input.base));
   const problem = installValueProblems(values).find((p) => !known.has(p));

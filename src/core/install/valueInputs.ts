@@ -1,7 +1,7 @@
 import { leafPem, parsePrivateKey, toSec1Pem } from '../pki/index.js';
 import { readTextFileBounded } from '../input/boundedRead.js';
-import { PEM_LIMIT, VALUES_LIMIT } from '../input/limits.js';
-import { composeValues, readValuesFiles, type ComposedValues, type FlagContext, type SetFlag, type Values } from '../values/index.js';
+import { PEM_LIMIT } from '../input/limits.js';
+import { composeChartInputs, controlPlaneChart, type ComposedValues, type FlagContext, type SetFlag, type Values } from '../values/index.js';
 import type { CredentialSources } from './identityCredentials.js';
 
 /*
@@ -20,8 +20,7 @@ export interface ValueInputs {
   setFile: readonly string[];
 }
 
-/** `--set-file` files are values; the identity file flags hold certificates and keys. */
-const readSetFile = (path: string): string => readTextFileBounded(path, VALUES_LIMIT);
+/** The identity file flags hold certificates and keys (`--set-file` files are values). */
 const readPemFile = (path: string): string => readTextFileBounded(path, PEM_LIMIT);
 
 /**
@@ -69,15 +68,6 @@ export function flagSet(flags: readonly SetFlag[], name: string): boolean {
 }
 
 /** base → set flags (table order) → `-f` files → `--set` → `--set-string` → `--set-file`. */
-export async function composeInputs(inputs: ValueInputs, base: Values, withFlags = true): Promise<ComposedValues> {
-  return composeValues({
-    base,
-    flags: withFlags ? inputs.flags : [],
-    flagContext: FLAG_CONTEXT,
-    valuesFiles: await readValuesFiles(inputs.valuesFiles),
-    set: inputs.set,
-    setString: inputs.setString,
-    setFile: inputs.setFile,
-    readFile: readSetFile,
-  });
+export async function composeInputs(inputs: ValueInputs, base: Values, withFlags = true): Promise<ComposedValues<Values>> {
+  return composeChartInputs(controlPlaneChart, { ...inputs, flags: withFlags ? inputs.flags : [] }, { base, flagContext: FLAG_CONTEXT });
 }

@@ -1,14 +1,15 @@
 import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
 import type { RenderedObject } from '../../../templates/control-plane/index.js';
-import { overridesHave, type ComposedValues } from '../values/index.js';
+import { crdsChart } from '../values/crdsChart.js';
+import { overridesHave, type ComposedValues, type Values } from '../values/index.js';
 import { CRDS_CHART_VERSION, LINKERD_VERSION } from '../version.js';
-import { decideGatewayApi, selectGatewayCrds, type GatewayApiState } from './gatewayApi.js';
+import { decideGatewayApi, type GatewayApiState } from './gatewayApi.js';
 
 /**
  * The CRD chart of `install --crds` and `upgrade --crds`, with the Gateway API decision of linkerd's
  * renderCRDs (`state` undefined without a cluster).
  */
-export async function renderCrdObjects(namespace: string, composed: ComposedValues, state: GatewayApiState | undefined): Promise<RenderedObject[]> {
+export async function renderCrdObjects(namespace: string, composed: ComposedValues<Values>, state: GatewayApiState | undefined): Promise<RenderedObject[]> {
   const { values, overrides } = composed;
   const selection = decideGatewayApi(state, {
     // The chart default (false) is not a choice: with a cluster, the default follows what is installed.
@@ -17,10 +18,10 @@ export async function renderCrdObjects(namespace: string, composed: ComposedValu
     enableTlsRoutes: values.enableTlsRoutes,
     enableTcpRoutes: values.enableTcpRoutes,
   });
-  // The CRD schemas are large; only `--crds` loads them.
-  const { renderCrds } = await import('../../../templates/crds/index.js');
-  const crds = renderCrds({ namespace, cliVersion: LINKERD_VERSION, chartVersion: CRDS_CHART_VERSION, installGatewayAPI: true });
-  return selectGatewayCrds(crds, selection).map(rendered);
+  const { crds } = await crdsChart.templates();
+  // The chart renders with its switches as decided against the cluster.
+  const switches = { ...values, enableHttpRoutes: selection.httpRoutes, enableTlsRoutes: selection.tlsRoutes, enableTcpRoutes: selection.tcpRoutes };
+  return crds(switches, { namespace, cliVersion: LINKERD_VERSION, chartVersion: CRDS_CHART_VERSION }).map(rendered);
 }
 
 function rendered(crd: CustomResourceDefinition): RenderedObject {

@@ -72,18 +72,3 @@ export function decideGatewayApi(state: GatewayApiState | undefined, user: Gatew
     tcpRoutes: user.enableTcpRoutes ?? install,
   };
 }
-
-const SELECTION_KEY: Record<string, keyof GatewayApiSelection> = {
-  'httproutes.gateway.networking.k8s.io': 'httpRoutes',
-  'grpcroutes.gateway.networking.k8s.io': 'httpRoutes',
-  'tlsroutes.gateway.networking.k8s.io': 'tlsRoutes',
-  'tcproutes.gateway.networking.k8s.io': 'tcpRoutes',
-};
-
-/** Drops the Gateway API CRDs the selection leaves out; Linkerd's own are always kept. */
-export function selectGatewayCrds<T extends { metadata?: { name?: string } }>(crds: readonly T[], selection: GatewayApiSelection): T[] {
-  return crds.filter((crd) => {
-    const key = SELECTION_KEY[crd.metadata?.name ?? ''];
-    return key === undefined || selection[key];
-  });
-}

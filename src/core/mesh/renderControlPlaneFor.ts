@@ -1,8 +1,8 @@
 import type { CronJob } from 'kubernetes-types/batch/v1.js';
 import type { Secret } from 'kubernetes-types/core/v1.js';
-import { renderControlPlane, type ControlPlaneContext, type RenderedObject, type WebhookKey } from '../../../templates/control-plane/index.js';
+import type { ControlPlaneContext, RenderedObject, WebhookKey } from '../../../templates/control-plane/index.js';
 import type { Credentials } from '../pki/index.js';
-import type { Values } from '../values/index.js';
+import { controlPlaneChart, type Values } from '../values/index.js';
 import { CRDS_CHART_VERSION, LINKERD_VERSION } from '../version.js';
 import { heartbeatScheduleAt } from './heartbeatSchedule.js';
 import { webhookCredentials } from './webhookCredentials.js';
@@ -64,7 +64,8 @@ export async function controlPlaneContext(input: Omit<ControlPlaneRenderInput, '
 
 /** The control plane for `values`: the one render path of install, upgrade and the identity rotation steps. */
 export async function renderControlPlaneFor(input: ControlPlaneRenderInput): Promise<RenderedObject[]> {
-  return renderControlPlane(input.values, await controlPlaneContext(input));
+  const [{ controlPlane }, ctx] = await Promise.all([controlPlaneChart.templates(), controlPlaneContext(input)]);
+  return controlPlane(input.values, ctx);
 }
 
 const identityOf = (o: RenderedObject) => `${o.apiVersion}/${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;

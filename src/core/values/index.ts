@@ -19,23 +19,31 @@ export {
   validateValues,
   formatIssues,
 } from './merge.js';
+export { validateWithSchema } from './validateValues.js';
 export type { OverrideSources, ReadFile, SetKind, ValuesReader, ValuesFile } from './merge.js';
-export { composeValues } from './composeValues.js';
-export type { ValueSources, ComposedValues } from './composeValues.js';
 export {
-  VALUE_FLAGS,
-  GROUP_COMMANDS,
-  valueFlag,
-  flagsOf,
-  flagsFor,
-  applyFlags,
-  deprecationWarnings,
-  registryOverride,
   isReleaseVersion,
-  parseGoBool,
-  splitSliceArg,
-} from './flags.js';
-export type { FlagGroup, FlagKind, FlagValue, ValueCommand, ValueFlag, SetFlag, FlagContext } from './flags.js';
+  chartFlags,
+  flagsOf,
+  applyChartFlags,
+  firstInvalidFlag,
+  invalidFlagValue,
+  composeChartValues,
+  composeChartInputs,
+  assertFlagValues,
+} from './chart.js';
+export type { ChartInputs, ChartInputOptions } from './chart.js';
+export type { Chart, ChartOf, ChartEntry, ChartInfo, ChartTemplates, FlagDeclaration, SetFlag, ValueSources, ComposedValues } from './chart.js';
+export type { ValueFlag as ChartValueFlag } from './chart.js';
+export { parseGoBool, splitSliceArg, asBool, asDuration, asInt, asSlice, asString, invalidArgument } from './flagValues.js';
+export type { FlagKind, FlagValue } from './flagValues.js';
+export { controlPlaneChart, applyFlags, composeValues, deprecationWarnings } from './controlPlaneChart.js';
+export type { ControlPlaneTemplates } from './controlPlaneChart.js';
+export { crdsChart } from './crdsChart.js';
+export type { CrdsTemplates } from './crdsChart.js';
+export { CORE_CHARTS } from './charts.js';
+export { VALUE_FLAGS, CONTROL_PLANE_FLAG_SETS, valueFlag, registryOverride } from './flags.js';
+export type { ControlPlaneFlagSet, ValueFlag, FlagContext } from './flags.js';
 export {
   validateInstallValues,
   installValueProblems,

@@ -7,6 +7,7 @@ import { type Tree, getKey, hasKey, isMap, setKey } from './tree.js';
  *   a[0].b=x  a[1]=y list indices (missing elements become null)
  *   a={x,y}          a list value
  *   a\.b=c  x=1\,2   backslash escapes any character in keys and values
+ * The parse is a loop over the path, never a recursion, so no argument can overflow the stack.
  * Typing: --set turns true/false/null (any case) into booleans/null and decimal integers without a
  * leading zero into numbers; --set-string keeps strings; --set-file reads each value as a file path.
  */
@@ -17,7 +18,10 @@ export type ReadFile = (path: string) => string;
 
 /** Helm refuses indices beyond this to avoid allocating huge lists. */
 const MAX_INDEX = 65536;
-/** Helm refuses keys nested deeper than this. */
+/**
+ * Helm refuses keys nested deeper than this; here each list index counts as a level too (Helm
+ * counts only dots), so `a[0][0]…` is bounded like `a.a.…`.
+ */
 const MAX_NESTED_NAME_LEVEL = 30;
 
 class ParseError extends Error {}
@@ -70,6 +74,30 @@ export function typedSetValue(text: string): unknown {
 
 type Reader = (text: string) => unknown;
 
+/** Where the parse of one pair is: reading a key into a map, or what follows `name[i]` in a list. */
+type Step = { kind: 'key'; data: Tree; level: number } | { kind: 'item'; list: unknown[]; index: number; level: number };
+
+/**
+ * What is left to do once the inner part of a path is parsed, innermost last: the recursion of
+ * Helm's parser as data, so a path as deep as the argument allows cannot overflow the stack.
+ */
+type Pending =
+  /** `k.…`: store the inner map under k (it must have gained a key). */
+  | { kind: 'map'; data: Tree; key: string; inner: Tree }
+  /** `k[i]…`: store the updated list under k. */
+  | { kind: 'list'; data: Tree; key: string }
+  /** `[i][j]…`: store the updated inner list at i. */
+  | { kind: 'listInList'; list: unknown[]; index: number }
+  /** `[i].…`: store the inner map at i. */
+  | { kind: 'mapInList'; list: unknown[]; index: number; inner: Tree };
+
+/** What a finished step hands to the one that started it: a key step whether a pair was read, an item step its list. */
+type Result = { kind: 'read'; more: boolean } | { kind: 'list'; list: unknown[] };
+
+function nestedTooDeep(what: string): ParseError {
+  return new ParseError(`${what} nested level is greater than maximum supported nested level of ${MAX_NESTED_NAME_LEVEL}`);
+}
+
 class Parser {
   constructor(
     private readonly sc: Scanner,
@@ -78,49 +106,95 @@ class Parser {
 
   /** Parses all pairs into `data`. */
   parse(data: Tree): void {
-    while (this.key(data, 0)) {
+    while (this.pair(data)) {
       /* one pair per iteration */
     }
   }
 
   /** Parses one `key…=value` into data; false at end of input. */
-  private key(data: Tree, level: number): boolean {
+  private pair(data: Tree): boolean {
+    const pending: Pending[] = [];
+    let step: Step | undefined = { kind: 'key', data, level: 0 };
+    let result: Result = { kind: 'read', more: false };
+    while (step !== undefined) {
+      const next: Step | Result = step.kind === 'key' ? this.key(step, pending) : this.listItem(step, pending);
+      if (next.kind === 'key' || next.kind === 'item') step = next;
+      else {
+        result = next;
+        step = undefined;
+      }
+    }
+    for (let p = pending.pop(); p !== undefined; p = pending.pop()) result = finish(p, result);
+    if (result.kind !== 'read') throw new Error('set parser: a path ended on a list');
+    return result.more;
+  }
+
+  /** One key of a path: the pair ends here (`=`), or the path goes on into a map or a list. */
+  private key(step: Extract<Step, { kind: 'key' }>, pending: Pending[]): Step | Result {
+    const { data, level } = step;
     const { text: k, last } = this.sc.until('=[,.');
     switch (last) {
       case undefined:
-        if (k === '') return false;
+        if (k === '') return { kind: 'read', more: false };
         throw new ParseError(`key ${JSON.stringify(k)} has no value`);
       case '[': {
+        if (level + 1 > MAX_NESTED_NAME_LEVEL) throw nestedTooDeep('list index');
         const index = this.index();
         const existing = getKey(data, k);
         if (existing !== undefined && !Array.isArray(existing)) {
           throw new ParseError(`unable to parse key: ${JSON.stringify(k)} is not a list`);
         }
-        setNonEmpty(data, k, this.listItem(Array.isArray(existing) ? existing : [], index, level));
-        return true;
+        pending.push({ kind: 'list', data, key: k });
+        return { kind: 'item', list: Array.isArray(existing) ? existing : [], index, level: level + 1 };
       }
       case '=': {
         setNonEmpty(data, k, this.value());
-        return true;
+        return { kind: 'read', more: true };
       }
       case ',':
         throw new ParseError(`key ${JSON.stringify(k)} has no value (cannot end with ,)`);
       case '.': {
-        if (level + 1 > MAX_NESTED_NAME_LEVEL) {
-          throw new ParseError(`value name nested level is greater than maximum supported nested level of ${MAX_NESTED_NAME_LEVEL}`);
-        }
+        if (level + 1 > MAX_NESTED_NAME_LEVEL) throw nestedTooDeep('value name');
         const existing = getKey(data, k);
         if (existing !== undefined && !isMap(existing)) {
           throw new ParseError(`unable to parse key: ${JSON.stringify(k)} is not a map`);
         }
         const inner: Tree = isMap(existing) ? existing : {};
-        const more = this.key(inner, level + 1);
-        if (Object.keys(inner).length === 0) {
-          if (more) throw new ParseError(`key map ${JSON.stringify(k)} has no value`);
-          throw new ParseError(`key ${JSON.stringify(k)} has no value`);
+        pending.push({ kind: 'map', data, key: k, inner });
+        return { kind: 'key', data: inner, level: level + 1 };
+      }
+      default:
+        throw new ParseError(`parse error: unexpected token ${last}`);
+    }
+  }
+
+  /** After `name[i]`: `=value`, `.key…` or another `[j]`. */
+  private listItem(step: Extract<Step, { kind: 'item' }>, pending: Pending[]): Step | Result {
+    const { list, index: i, level } = step;
+    if (i < 0) throw new ParseError(`negative ${i} index not allowed`);
+    const { text, last } = this.sc.until('[.=');
+    if (text !== '') throw new ParseError(`unexpected data at end of array index: ${JSON.stringify(text)}`);
+    switch (last) {
+      case undefined:
+        throw new ParseError('unexpected end of input after array index');
+      case '=':
+        return { kind: 'list', list: setIndex(list, i, this.value()) };
+      case '[': {
+        if (level + 1 > MAX_NESTED_NAME_LEVEL) throw nestedTooDeep('list index');
+        const j = this.index();
+        const existing = i < list.length ? list[i] : undefined;
+        if (existing !== undefined && existing !== null && !Array.isArray(existing)) {
+          throw new ParseError(`unable to parse key: element ${i} is not a list`);
         }
-        setNonEmpty(data, k, inner);
-        return true;
+        pending.push({ kind: 'listInList', list, index: i });
+        return { kind: 'item', list: Array.isArray(existing) ? existing : [], index: j, level: level + 1 };
+      }
+      case '.': {
+        const existing = i < list.length ? list[i] : undefined;
+        const inner: Tree = isMap(existing) ? existing : {};
+        pending.push({ kind: 'mapInList', list, index: i, inner });
+        // The dot after an index separates; the index already counted as a level (Helm counts neither).
+        return { kind: 'key', data: inner, level };
       }
       default:
         throw new ParseError(`parse error: unexpected token ${last}`);
@@ -159,35 +233,31 @@ class Parser {
     }
     return Number(text);
   }
+}
 
-  /** After `name[i]`: `=value`, `.key…` or another `[j]`. Returns the updated list. */
-  private listItem(list: unknown[], i: number, level: number): unknown[] {
-    if (i < 0) throw new ParseError(`negative ${i} index not allowed`);
-    const { text, last } = this.sc.until('[.=');
-    if (text !== '') throw new ParseError(`unexpected data at end of array index: ${JSON.stringify(text)}`);
-    switch (last) {
-      case undefined:
-        throw new ParseError('unexpected end of input after array index');
-      case '=':
-        return setIndex(list, i, this.value());
-      case '[': {
-        const j = this.index();
-        const existing = i < list.length ? list[i] : undefined;
-        if (existing !== undefined && existing !== null && !Array.isArray(existing)) {
-          throw new ParseError(`unable to parse key: element ${i} is not a list`);
-        }
-        return setIndex(list, i, this.listItem(Array.isArray(existing) ? existing : [], j, level));
+/** Completes one pending store with what the inner part of the path produced. */
+function finish(p: Pending, inner: Result): Result {
+  switch (p.kind) {
+    case 'map':
+      if (Object.keys(p.inner).length === 0) {
+        if (inner.kind === 'read' && inner.more) throw new ParseError(`key map ${JSON.stringify(p.key)} has no value`);
+        throw new ParseError(`key ${JSON.stringify(p.key)} has no value`);
       }
-      case '.': {
-        const existing = i < list.length ? list[i] : undefined;
-        const inner: Tree = isMap(existing) ? existing : {};
-        this.key(inner, level);
-        return setIndex(list, i, inner);
-      }
-      default:
-        throw new ParseError(`parse error: unexpected token ${last}`);
-    }
+      setNonEmpty(p.data, p.key, p.inner);
+      return { kind: 'read', more: true };
+    case 'list':
+      setNonEmpty(p.data, p.key, listOf(inner));
+      return { kind: 'read', more: true };
+    case 'listInList':
+      return { kind: 'list', list: setIndex(p.list, p.index, listOf(inner)) };
+    case 'mapInList':
+      return { kind: 'list', list: setIndex(p.list, p.index, p.inner) };
   }
+}
+
+function listOf(r: Result): unknown[] {
+  if (r.kind !== 'list') throw new Error('set parser: an index ended without a list');
+  return r.list;
 }
 
 function setNonEmpty(data: Tree, key: string, value: unknown): void {

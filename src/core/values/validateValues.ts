@@ -75,11 +75,16 @@ export function formatIssues(issues: readonly Issue[], input: unknown, source: s
 }
 
 /**
- * Parses a complete values tree with the strict schema. `source` names where the values came from
+ * Parses a complete values tree with a chart's schema. `source` names where the values came from
  * (`values.yaml`, `--set`, `linkerd-config`) in the error.
  */
-export function validateValues(obj: unknown, source: string): Values {
-  const result = ValuesSchema.safeParse(obj);
+export function validateWithSchema<V>(schema: z.ZodType<V>, obj: unknown, source: string): V {
+  const result = schema.safeParse(obj);
   if (!result.success) throw new UserError(formatIssues(result.error.issues, obj, source));
   return result.data;
+}
+
+/** validateWithSchema with the control-plane chart's schema. */
+export function validateValues(obj: unknown, source: string): Values {
+  return validateWithSchema(ValuesSchema, obj, source);
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ANNOTATIONS, applyAnnotations, overrideAnnotations } from '../../../src/core/inject/annotations.js';
 import { proxySettings } from '../../../src/core/inject/settings.js';
 import { defaultValues } from '../../../src/core/values/defaults.js';
-import { flagsFor, type FlagValue } from '../../../src/core/values/flags.js';
+import { controlPlaneChart, flagsOf, type FlagValue } from '../../../src/core/values/index.js';
 
 const overridesFor = (flags: Record<string, FlagValue>) =>
   Object.fromEntries(proxySettings({ base: defaultValues(), flags: Object.entries(flags).map(([name, value]) => ({ name, value })) }).overrides);
@@ -45,7 +45,7 @@ describe('flags → override annotations', () => {
 
   it('has a row for every proxy and inject flag that changes values', () => {
     const rowFlags = new Set(ANNOTATIONS.flatMap((r) => r.flags));
-    const valueFlags = flagsFor('inject')
+    const valueFlags = flagsOf(controlPlaneChart, ['proxy', 'inject'])
       .map((f) => f.name)
       .filter((n) => !['disable-identity'].includes(n));
     expect(valueFlags.filter((n) => !rowFlags.has(n))).toEqual([]);

@@ -83,6 +83,12 @@ describe('upgrade: install → apply → upgrade renders the same control plane'
     expect(Object.keys(stored.identity as object)).toEqual(['issuer']);
   });
 
+  it('refuses --set with 5,000 list indexes in one line naming --set, not a stack overflow (issue 24 item 9)', async () => {
+    await expect(renderUpgrade(upgradeRequest(server, { set: [`a${'[0]'.repeat(5000)}=x`] }))).rejects.toThrow(
+      /^failed parsing --set data: list index nested level is greater than maximum supported nested level of 30\n$/,
+    );
+  });
+
   it('flags change just what they set, and are stored for the next upgrade', async () => {
     const upgraded = await renderUpgrade(upgradeRequest(server, { flags: [{ name: 'controller-log-level', value: 'debug' }], set: ['proxy.logLevel=debug'] }));
     const diff = renderDiff(installed, upgraded.objects);

@@ -1,7 +1,8 @@
 import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
 import { describe, expect, it } from 'vitest';
-import { decideGatewayApi, gatewayApiState, selectGatewayCrds } from '../../../src/core/mesh/gatewayApi.js';
-import { renderCrds } from '../../../templates/crds/index.js';
+import { decideGatewayApi, gatewayApiState } from '../../../src/core/mesh/gatewayApi.js';
+import { crdsChart } from '../../../src/core/values/crdsChart.js';
+import { renderCrds, type CrdsValues } from '../../../templates/crds/index.js';
 
 const crd = (name: string, versions: string[], annotations?: Record<string, string>): CustomResourceDefinition => ({
   apiVersion: 'apiextensions.k8s.io/v1',
@@ -61,13 +62,18 @@ describe('Gateway API CRD decision', () => {
     expect(decideGatewayApi(undefined, { installGatewayAPI: true, enableTcpRoutes: false })).toEqual({ httpRoutes: true, tlsRoutes: true, tcpRoutes: false });
   });
 
-  it('selects the CRDs to render, always keeping Linkerd’s own ten', () => {
-    const all = renderCrds({ namespace: 'linkerd', cliVersion: 'v', chartVersion: 'c', installGatewayAPI: true });
-    const names = (s: Parameters<typeof selectGatewayCrds>[1]) => selectGatewayCrds(all, s).map((c) => c.metadata!.name);
-    expect(names({ httpRoutes: false, tlsRoutes: false, tcpRoutes: false })).toHaveLength(10);
-    expect(names({ httpRoutes: true, tlsRoutes: false, tcpRoutes: false })).toEqual(
+  it('the CRD chart renders what its switches select, always keeping Linkerd’s own ten', async () => {
+    const { crds } = await crdsChart.templates();
+    const ctx = { namespace: 'linkerd', cliVersion: 'v', chartVersion: 'c' };
+    const names = (v: CrdsValues) => crds(v, ctx).map((c) => c.metadata!.name);
+    expect(names({ installGatewayAPI: false, enableHttpRoutes: false, enableTlsRoutes: false, enableTcpRoutes: false })).toHaveLength(10);
+    expect(names({ installGatewayAPI: false, enableHttpRoutes: true, enableTlsRoutes: false, enableTcpRoutes: false })).toEqual(
       expect.arrayContaining(['httproutes.gateway.networking.k8s.io', 'grpcroutes.gateway.networking.k8s.io']),
     );
-    expect(names({ httpRoutes: true, tlsRoutes: true, tcpRoutes: true })).toHaveLength(14);
+    expect(names({ installGatewayAPI: false, enableHttpRoutes: true, enableTlsRoutes: true, enableTcpRoutes: true })).toHaveLength(14);
+    // An absent switch follows installGatewayAPI; all fourteen keep the order of the full render.
+    const all = renderCrds({ ...ctx, installGatewayAPI: true }).map((c) => c.metadata!.name);
+    expect(names({ installGatewayAPI: true })).toEqual(all);
+    expect(names({ installGatewayAPI: true, enableTlsRoutes: false })).toEqual(all.filter((n) => n !== 'tlsroutes.gateway.networking.k8s.io'));
   });
 });

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
-  GROUP_COMMANDS,
+  CONTROL_PLANE_FLAG_SETS,
   VALUE_FLAGS,
   applyFlags,
+  controlPlaneChart,
   defaultValues,
   deprecationWarnings,
-  flagsFor,
+  flagsOf,
   registryOverride,
   validateValues,
   type SetFlag,
@@ -14,19 +15,24 @@ import {
 const apply = (...flags: SetFlag[]) => applyFlags(defaultValues(), flags);
 
 describe('the flag table', () => {
-  it('has unique names and declares groups A–D in order', () => {
+  it('has unique names and declares the sets installOnly, installUpgrade, proxy, inject in order', () => {
     const names = VALUE_FLAGS.map((f) => f.name);
     expect(new Set(names).size).toBe(names.length);
-    const groups = VALUE_FLAGS.map((f) => f.group).join('');
-    expect(groups).toMatch(/^A+B+C+D+$/);
+    expect(Object.keys(CONTROL_PLANE_FLAG_SETS)).toEqual(['installOnly', 'installUpgrade', 'proxy', 'inject']);
+    expect(VALUE_FLAGS).toEqual(Object.values(CONTROL_PLANE_FLAG_SETS).flat());
   });
 
-  it('gives each command its groups (install A+B+C, upgrade B+C, inject C+D)', () => {
-    expect(GROUP_COMMANDS).toEqual({ A: ['install'], B: ['install', 'upgrade'], C: ['install', 'upgrade', 'inject'], D: ['inject'] });
-    expect(flagsFor('upgrade').some((f) => f.name === 'cluster-domain')).toBe(false);
-    expect(flagsFor('inject').some((f) => f.name === 'ha')).toBe(false);
-    expect(flagsFor('inject').some((f) => f.name === 'native-sidecar')).toBe(true);
-    expect(flagsFor('install').some((f) => f.name === 'native-sidecar')).toBe(false);
+  it('gives each command its sets (install: installOnly+installUpgrade+proxy, upgrade: installUpgrade+proxy, inject: proxy+inject)', () => {
+    const install = flagsOf(controlPlaneChart, ['installOnly', 'installUpgrade', 'proxy']);
+    const upgrade = flagsOf(controlPlaneChart, ['installUpgrade', 'proxy']);
+    const inject = flagsOf(controlPlaneChart, ['proxy', 'inject']);
+    expect(upgrade.some((f) => f.name === 'cluster-domain')).toBe(false);
+    expect(inject.some((f) => f.name === 'ha')).toBe(false);
+    expect(inject.some((f) => f.name === 'native-sidecar')).toBe(true);
+    expect(install.some((f) => f.name === 'native-sidecar')).toBe(false);
+    expect(install.some((f) => f.name === 'cluster-domain')).toBe(true);
+    // Asked in any order, a command's flags come in table order.
+    expect(flagsOf(controlPlaneChart, ['proxy', 'installUpgrade'])).toEqual(upgrade);
   });
 
   it.each([

@@ -80,6 +80,40 @@ describe('--set', () => {
   });
 });
 
+describe('--set nesting (issue 24 item 9)', () => {
+  const indexes = (n: number) => `a${'[0]'.repeat(n)}=x`;
+  const nested = (n: number): unknown => (n === 0 ? 'x' : [nested(n - 1)]);
+
+  it('accepts 30 levels of list indexes, the cap dotted names have', () => {
+    expect(set(indexes(30))).toEqual({ a: nested(30) });
+    expect(set(`${'k.'.repeat(29)}k[0]=x`)).toEqual(JSON.parse(`${'{"k":'.repeat(30)}["x"]${'}'.repeat(30)}`));
+  });
+
+  it('refuses a 31st list index with one line naming the flag', () => {
+    expect(() => set(indexes(31))).toThrow(/^failed parsing --set data: list index nested level is greater than maximum supported nested level of 30$/);
+    expect(() => parseSetArgs('set-string', [`b.${indexes(30)}`])).toThrow(
+      'failed parsing --set-string data: list index nested level is greater than maximum supported nested level of 30',
+    );
+  });
+
+  it('refuses 5,000 list indexes with the same line, not a stack overflow', () => {
+    expect(() => set(indexes(5000))).toThrow('failed parsing --set data: list index nested level is greater than maximum supported nested level of 30');
+    expect(() => set(`a${'[0].b'.repeat(5000)}=x`)).toThrow(
+      'failed parsing --set data: list index nested level is greater than maximum supported nested level of 30',
+    );
+    expect(() => set(`${'a.'.repeat(5000)}a=x`)).toThrow(
+      'failed parsing --set data: value name nested level is greater than maximum supported nested level of 30',
+    );
+  });
+
+  it('counts dots and indexes together', () => {
+    expect(() => set(`${'k.'.repeat(30)}k[0]=x`)).toThrow('nested level is greater than maximum supported nested level of 30');
+    // The dot after an index separates, as in Helm; the index is the level.
+    expect(() => set(`${'k[0].'.repeat(31)}k=x`)).toThrow('list index nested level is greater than maximum supported nested level of 30');
+    expect(set(`${'k[0].'.repeat(30)}k=x`)).toBeTypeOf('object');
+  });
+});
+
 describe('--set-string', () => {
   it('keeps every value a string', () => {
     expect(parseSetArgs('set-string', ['a=true,b=null,c=42,d={1,2}'])).toEqual({ a: 'true', b: 'null', c: '42', d: ['1', '2'] });
