@@ -15,7 +15,7 @@ export interface CliResult {
 }
 
 export interface CliOptions {
-  /** Added to the base environment (PATH, HOME, CI=true). */
+  /** Added to the base environment (PATH, HOME, CI=true, KUBECONFIG=/nonexistent/kubeconfig). */
   env?: NodeJS.ProcessEnv;
   /** Standard input (empty by default). */
   input?: string;
@@ -27,8 +27,9 @@ export interface CliOptions {
   spawn?: boolean;
 }
 
+/** No ambient cluster, namespace or registry: each test says what it wants. */
 function baseEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, HOME: process.env.HOME, CI: 'true', ...extra };
+  return { PATH: process.env.PATH, HOME: process.env.HOME, CI: 'true', KUBECONFIG: '/nonexistent/kubeconfig', ...extra };
 }
 
 /** Streams that keep what is written, and a standard input holding `input`; not terminals. */
@@ -54,7 +55,7 @@ let queue: Promise<unknown> = Promise.resolve();
 
 /**
  * Runs the CLI in this process with buffered streams and the same environment a spawned run
- * gets (PATH, HOME, CI=true plus `env`), in `cwd` (default: the repository). Everything global
+ * gets (the base environment plus `env`), in `cwd` (default: the repository). Everything global
  * the run may change — process.env, the working directory, process.exitCode, the umask and
  * process.stdin — is put back afterwards.
  */
