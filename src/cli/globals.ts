@@ -13,7 +13,14 @@ export interface GlobalOptions extends KubeSelection {
 }
 
 export const GLOBAL_FLAGS: readonly FlagSpec[] = [
-  { name: 'linkerd-namespace', short: 'L', type: 'string', default: 'linkerd', help: 'Namespace in which Linkerd is installed ($LINKERD_NAMESPACE)', completion: 'namespaces' },
+  {
+    name: 'linkerd-namespace',
+    short: 'L',
+    type: 'string',
+    default: 'linkerd',
+    help: 'Namespace in which Linkerd is installed ($LINKERD_NAMESPACE)',
+    completion: 'namespaces',
+  },
   { name: 'cni-namespace', type: 'string', default: 'linkerd-cni', help: 'Namespace in which the Linkerd CNI plugin is installed', completion: 'namespaces' },
   { name: 'kubeconfig', type: 'string', help: 'Path to the kubeconfig file to use for CLI requests' },
   { name: 'context', type: 'string', help: 'Name of the kubeconfig context to use', completion: 'contexts' },

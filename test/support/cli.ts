@@ -62,7 +62,8 @@ let queue: Promise<unknown> = Promise.resolve();
 function runInProcess(args: readonly string[], opts: CliOptions): Promise<CliResult> {
   const run = async (): Promise<CliResult> => {
     const env = baseEnv(opts.env);
-    const saved = { env: { ...process.env }, cwd: process.cwd(), exitCode: process.exitCode, umask: process.umask() };
+    // The run gets the usual umask (022); the one before is put back.
+    const saved = { env: { ...process.env }, cwd: process.cwd(), exitCode: process.exitCode, umask: process.umask(0o022) };
     const stdinDescriptor = Object.getOwnPropertyDescriptor(process, 'stdin');
     const b = bufferIo(process.env, opts.input ?? '');
     replaceEnv(env);

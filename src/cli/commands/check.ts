@@ -5,7 +5,11 @@ import type { CliIo } from '../kit/io.js';
 
 export const command: CommandBody = {
   flags: [
-    { name: 'expected-version', type: 'string', help: 'Overrides the version used when checking if Linkerd is running the latest version (mostly for testing)' },
+    {
+      name: 'expected-version',
+      type: 'string',
+      help: 'Overrides the version used when checking if Linkerd is running the latest version (mostly for testing)',
+    },
     { name: 'cli-version-override', type: 'string', help: 'Used to override the version of the cli (mostly for testing)' },
     { name: 'output', short: 'o', type: 'string', default: 'table', help: 'Output format. One of: table, json, short, junit' },
     { name: 'wait', type: 'duration', default: '5m0s', help: 'Maximum allowed time for all tests to pass (retryable checks are retried until then)' },

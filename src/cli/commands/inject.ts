@@ -37,7 +37,12 @@ export const command: CommandBody = {
   examples: EXAMPLES,
   configure: (cmd) => addValueFlags(cmd, GROUPS),
   flags: [
-    { name: 'manual', type: 'bool', default: false, help: 'Include the proxy sidecar container spec in the YAML output (the full spec, not just the annotation)' },
+    {
+      name: 'manual',
+      type: 'bool',
+      default: false,
+      help: 'Include the proxy sidecar container spec in the YAML output (the full spec, not just the annotation)',
+    },
     { name: 'ignore-cluster', type: 'bool', default: false, help: 'Do not read the Linkerd configuration from the current cluster; use defaults and --values' },
     { name: 'enable-debug-sidecar', type: 'bool', default: false, help: 'Inject a debug sidecar for data plane debugging' },
     { name: 'close-wait-timeout', type: 'duration', default: '0s', help: 'Sets nf_conntrack_tcp_timeout_close_wait' },

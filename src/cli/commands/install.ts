@@ -22,7 +22,8 @@ const InstallOptionsSchema = HelmValueOptions.extend({
 });
 
 export const command: CommandBody = {
-  examples: '  # Install CRDs first.\n  linkerd install --crds | kubectl apply -f -\n\n  # Install the core control plane.\n  linkerd install | kubectl apply -f -',
+  examples:
+    '  # Install CRDs first.\n  linkerd install --crds | kubectl apply -f -\n\n  # Install the core control plane.\n  linkerd install | kubectl apply -f -',
   configure: (cmd) => {
     addValueFlags(cmd, GROUPS);
     addHelmValueFlags(cmd);
@@ -41,7 +42,12 @@ export const command: CommandBody = {
       type: 'string',
       help: 'Write the generated trust anchor private key to this new file (mode 0600), to issue new issuers later',
     },
-    { name: 'force', type: 'bool', default: false, help: 'With --identity-trust-anchor-key-out: replace an existing file (atomically, never writing through it)' },
+    {
+      name: 'force',
+      type: 'bool',
+      default: false,
+      help: 'With --identity-trust-anchor-key-out: replace an existing file (atomically, never writing through it)',
+    },
     { name: 'identity-anchor-validity', type: 'duration', default: '8760h', help: 'Validity of a generated trust anchor' },
     { name: 'identity-issuer-validity', type: 'duration', default: '8760h', help: 'Validity of a generated issuer certificate' },
   ],

@@ -40,7 +40,12 @@ export const command: CommandBody = {
   },
   flags: [
     { name: 'crds', type: 'bool', default: false, help: 'Upgrade Linkerd CRDs' },
-    { name: 'force', type: 'bool', default: false, help: 'Force upgrade operation even when issuer certificate does not work with the trust anchors of all proxies' },
+    {
+      name: 'force',
+      type: 'bool',
+      default: false,
+      help: 'Force upgrade operation even when issuer certificate does not work with the trust anchors of all proxies',
+    },
     {
       name: 'from-manifests',
       type: 'string',

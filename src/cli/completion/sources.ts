@@ -54,4 +54,3 @@ export async function checkSelectors(): Promise<string[]> {
   const { CATEGORIES } = await import('../../core/check/categories.js');
   return [...ALL_CHECKS.map((c) => c.id), ...CATEGORIES.map((c) => c.id)];
 }
-

@@ -33,8 +33,8 @@ export interface RunContext {
   command: Command;
 }
 
-/** Returns the exit code, or nothing for 0. */
-export type RunCommand = (ctx: RunContext) => Promise<number | void> | number | void;
+/** Resolves to the exit code, or to nothing for 0. */
+export type RunCommand = (ctx: RunContext) => Promise<number> | Promise<void>;
 
 /** A top-level command's body; its name, aliases and summary come from its family's declaration. */
 export interface CommandBody {
@@ -92,8 +92,8 @@ export function addCommand(parent: Command, spec: CommandSpec, session: RunSessi
   const run = spec.run;
   if (run) {
     cmd.action(async () => {
-      const code = await run({ args: cmd.processedArgs as unknown[], flags: cmd.opts(), globals: session.globals(), io: session.io, command: cmd });
-      session.exitCode = code ?? 0;
+      const code: unknown = await run({ args: cmd.processedArgs as unknown[], flags: cmd.opts(), globals: session.globals(), io: session.io, command: cmd });
+      session.exitCode = typeof code === 'number' ? code : 0;
     });
   }
   return cmd;

@@ -9,7 +9,10 @@ function program(): Command {
     { name: 'verbose', type: 'bool', default: false, help: 'debug logging' },
     { name: 'context', type: 'string', help: 'kubeconfig context' },
   ]);
-  const inject = root.command('inject').argument('[files...]').action(() => undefined);
+  const inject = root
+    .command('inject')
+    .argument('[files...]')
+    .action(() => undefined);
   addFlags(inject, [
     { name: 'manual', type: 'bool', default: false, help: 'full spec' },
     { name: 'linkerd-cni-enabled', type: 'bool', help: 'cni' },
@@ -53,7 +56,9 @@ describe('the kit’s argv rewriting', () => {
       'invalid argument "maybe" for "--manual" flag: strconv.ParseBool: parsing "maybe": invalid syntax',
     );
     expect(() => normalizeArgs(root, ['inject', '--force=maybe'])).toThrow('invalid argument "maybe" for "-f, --force" flag:');
-    expect(() => normalizeArgs(root, ['inject', '-f=\t'])).toThrow('invalid argument "\\t" for "-f, --force" flag: strconv.ParseBool: parsing "\\t": invalid syntax');
+    expect(() => normalizeArgs(root, ['inject', '-f=\t'])).toThrow(
+      'invalid argument "\\t" for "-f, --force" flag: strconv.ParseBool: parsing "\\t": invalid syntax',
+    );
   });
 
   it('leaves the value of a value flag, the operands after --, and other commands’ flags alone', () => {

@@ -52,7 +52,8 @@ async function cases(): Promise<Case[]> {
     const operands = cmd.registeredArguments.filter((a) => a.required).map(() => 'x');
     for (let owner: Command | null = cmd; owner; owner = owner.parent) {
       for (const option of owner.options) {
-        if (option.isBoolean() && !option.negate && option.long !== '--help') out.push({ path, operands, option, owner: commandPath(owner).split(' ').slice(1) });
+        if (option.isBoolean() && !option.negate && option.long !== '--help')
+          out.push({ path, operands, option, owner: commandPath(owner).split(' ').slice(1) });
       }
     }
   }
@@ -77,15 +78,18 @@ describe('every boolean flag of every command', () => {
     }
   });
 
-  it.each(all.map((c) => [`${['linkerd', ...c.path].join(' ')} ${c.option.long ?? ''}`, c] as const))('%s: bare, =true, =false, and a bad word', async (_, c) => {
-    const long = c.option.long ?? '';
-    expect(await parse(c, [long])).toBe(true);
-    expect(await parse(c, [`${long}=true`])).toBe(true);
-    expect(await parse(c, [`${long}=false`])).toBe(false);
-    expect(await parse(c, [`${long}=true`, `${long}=0`])).toBe(false);
-    const name = c.option.short ? `${c.option.short}, ${long}` : long;
-    await expect(parse(c, [`${long}=maybe`])).rejects.toThrow(
-      `invalid argument "maybe" for "${name}" flag: strconv.ParseBool: parsing "maybe": invalid syntax`,
-    );
-  });
+  it.each(all.map((c) => [`${['linkerd', ...c.path].join(' ')} ${c.option.long ?? ''}`, c] as const))(
+    '%s: bare, =true, =false, and a bad word',
+    async (_, c) => {
+      const long = c.option.long ?? '';
+      expect(await parse(c, [long])).toBe(true);
+      expect(await parse(c, [`${long}=true`])).toBe(true);
+      expect(await parse(c, [`${long}=false`])).toBe(false);
+      expect(await parse(c, [`${long}=true`, `${long}=0`])).toBe(false);
+      const name = c.option.short ? `${c.option.short}, ${long}` : long;
+      await expect(parse(c, [`${long}=maybe`])).rejects.toThrow(
+        `invalid argument "maybe" for "${name}" flag: strconv.ParseBool: parsing "maybe": invalid syntax`,
+      );
+    },
+  );
 });
