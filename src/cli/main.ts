@@ -6,15 +6,9 @@ import { rejectExcessArguments, useCobraErrors } from './help/cobraErrors.js';
 import { useCobraHelp } from './help/cobraHelp.js';
 import { normalizeArgs } from './kit/argv.js';
 import { addCommand, addCommandStub, type RunSession } from './kit/command.js';
-import { commandLoaders, completionSources, type CommandLoader } from './kit/family.js';
+import { commandLoaders, completionSources, type CommandLoader, type FamilyDeclaration } from './kit/family.js';
 import { processIo, type CliIo } from './kit/io.js';
 import { terminalText } from './output/sanitize.js';
-
-/**
- * The families' commands. One runs per invocation: only its module is imported; help lists the
- * others from their declarations (name and summary), without loading them.
- */
-const COMMANDS: readonly CommandLoader[] = commandLoaders(FAMILIES);
 
 /** Global flags that take a value, so the first positional argument can be found without parsing. */
 const VALUE_FLAGS = new Set(GLOBAL_FLAGS.filter((f) => f.type !== 'bool').flatMap((f) => [`--${f.name}`, ...(f.short ? [`-${f.short}`] : [])]));
@@ -93,18 +87,22 @@ async function addLoaded(program: Command, loader: CommandLoader, session: RunSe
   addCommand(program, { ...command, name: loader.name, aliases: loader.aliases, summary: loader.summary }, session);
 }
 
-/** A program with every subcommand registered (help listings, shell completion). */
-export async function loadAllCommands(session: RunSession = newSession(processIo())): Promise<Command> {
+/** A program with every subcommand registered (help listings, shell completion, the reference). */
+export async function loadAllCommands(session: RunSession = newSession(processIo()), families: readonly FamilyDeclaration[] = FAMILIES): Promise<Command> {
   const program = buildProgram(session);
-  for (const c of COMMANDS) await addLoaded(program, c, session);
+  for (const c of commandLoaders(families)) await addLoaded(program, c, session);
   return program;
 }
 
-/** Runs the CLI on `args` (without node and the script) with these streams; resolves to the exit code. */
-export async function runLinkerd(args: readonly string[], io: CliIo): Promise<number> {
+/**
+ * Runs the CLI on `args` (without node and the script) with these streams; resolves to the exit
+ * code. One command runs per invocation: only its module is imported; help lists the others
+ * from their families' declarations (name and summary), without loading them.
+ */
+export async function runLinkerd(args: readonly string[], io: CliIo, families: readonly FamilyDeclaration[] = FAMILIES): Promise<number> {
   const session = newSession(io);
   try {
-    return await dispatch([...args], session);
+    return await dispatch([...args], session, families);
   } catch (e) {
     return await reportError(e, session.verbose, io);
   } finally {
@@ -112,19 +110,20 @@ export async function runLinkerd(args: readonly string[], io: CliIo): Promise<nu
   }
 }
 
-async function dispatch(args: string[], session: Session): Promise<number> {
+async function dispatch(args: string[], session: Session, families: readonly FamilyDeclaration[]): Promise<number> {
   const { io } = session;
+  const commands = commandLoaders(families);
   if (args[0] === '__complete') {
     // What the completion scripts run on TAB: candidates for the words typed so far.
     const { complete } = await import('./completion/complete.js');
-    const candidates = await complete(await loadAllCommands(session), args.slice(1), completionSources(FAMILIES));
+    const candidates = await complete(await loadAllCommands(session, families), args.slice(1), completionSources(families));
     io.stdout.write(candidates.map((c) => `${c}\n`).join(''));
     return 0;
   }
   const program = buildProgram(session);
   const wanted = firstPositional(args);
-  const entry = COMMANDS.find((c) => c.name === wanted || c.aliases?.includes(wanted ?? ''));
-  for (const c of COMMANDS) {
+  const entry = commands.find((c) => c.name === wanted || c.aliases?.includes(wanted ?? ''));
+  for (const c of commands) {
     // `help <command>` shows that command's own help, which needs its module.
     if (c === entry || wanted === 'help') await addLoaded(program, c, session);
     else addCommandStub(program, c);
@@ -133,7 +132,7 @@ async function dispatch(args: string[], session: Session): Promise<number> {
 
   if (wanted && !entry && wanted !== 'help') {
     const { runPlugin } = await import('./plugin.js');
-    return runPlugin(args, [...COMMANDS.map((c) => c.name), 'help'].sort(), io);
+    return runPlugin(args, [...commands.map((c) => c.name), 'help'].sort(), io);
   }
   await program.parseAsync(normalizeArgs(program, args), { from: 'user' });
   return session.exitCode;

@@ -1,4 +1,5 @@
 import { UserError } from '../errors.js';
+import { invalidArgument } from '../pflagErrors.js';
 import { assertFlagValues } from '../values/composeValues.js';
 import { normalizeGoDuration } from '../values/duration.js';
 import { applyFlags, type FlagValue, type SetFlag } from '../values/flags.js';
@@ -55,7 +56,7 @@ export function proxySettings(input: ProxySettingsInput): ProxySettings {
     try {
       d = normalizeGoDuration(input.closeWaitTimeout);
     } catch (e) {
-      throw new UserError(`invalid argument ${JSON.stringify(input.closeWaitTimeout)} for "--close-wait-timeout" flag: ${(e as Error).message}`);
+      throw invalidArgument(input.closeWaitTimeout, 'close-wait-timeout', (e as Error).message);
     }
     if (d !== '0s') cliAnnotations.set(CLOSE_WAIT_ANNOTATION, d);
   }
