@@ -1,5 +1,5 @@
 import type { Command, Option } from 'commander';
-import { boolFlagArg } from '../flags/boolFlags.js';
+import { boolFlagArg } from './bools.js';
 
 /*
  * The one place the command line is rewritten before commander parses it: pflag's

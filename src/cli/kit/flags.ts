@@ -1,5 +1,5 @@
 import type { Command, Option } from 'commander';
-import { addBoolFlag } from '../flags/boolFlags.js';
+import { addBoolFlag } from './bools.js';
 import { collect } from '../flags/collect.js';
 
 /*

@@ -1,5 +1,5 @@
 import { UserError } from '../errors.js';
-import { invalidArgument } from '../pflagErrors.js';
+import { invalidArgument } from '../goFlags.js';
 import { assertFlagValues } from '../values/composeValues.js';
 import { normalizeGoDuration } from '../values/duration.js';
 import { applyFlags, type FlagValue, type SetFlag } from '../values/flags.js';

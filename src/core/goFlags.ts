@@ -1,9 +1,30 @@
 import { UserError } from './errors.js';
 
 /*
- * pflag's words for a flag value it refuses: `invalid argument "V" for "--flag" flag: reason`,
- * with the value quoted as Go's %q does and the flag named `-s, --name` when it has a shorthand.
+ * Go's words for flag values, in one small module the CLI's start-up can load: strconv.ParseBool's
+ * spellings, %q quoting, and pflag's error for a value it refuses — `invalid argument "V" for
+ * "--flag" flag: reason`, the flag named `-s, --name` when it has a shorthand.
  */
+
+const BOOL_WORDS: Readonly<Record<string, boolean>> = {
+  '1': true,
+  t: true,
+  T: true,
+  TRUE: true,
+  true: true,
+  True: true,
+  '0': false,
+  f: false,
+  F: false,
+  FALSE: false,
+  false: false,
+  False: false,
+};
+
+/** strconv.ParseBool's accepted spellings, or undefined. */
+export function parseGoBool(s: string): boolean | undefined {
+  return Object.prototype.hasOwnProperty.call(BOOL_WORDS, s) ? BOOL_WORDS[s] : undefined;
+}
 
 const GO_ESCAPES: Readonly<Record<string, string>> = {
   '\x07': '\\a',
