@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import * as z from 'zod';
 import { UserError } from '../core/errors.js';
 import type { KubeSelection } from '../core/kube/kubeconfig.js';
-import { collect } from './flags/collect.js';
+import { addFlags, type FlagSpec } from './kit/flags.js';
 
 /** Flags every command accepts, as the real CLI's persistent flags. */
 export interface GlobalOptions extends KubeSelection {
@@ -11,6 +11,24 @@ export interface GlobalOptions extends KubeSelection {
   apiAddr?: string;
   verbose: boolean;
 }
+
+export const GLOBAL_FLAGS: readonly FlagSpec[] = [
+  {
+    name: 'linkerd-namespace',
+    short: 'L',
+    type: 'string',
+    default: 'linkerd',
+    help: 'Namespace in which Linkerd is installed ($LINKERD_NAMESPACE)',
+    completion: 'namespaces',
+  },
+  { name: 'cni-namespace', type: 'string', default: 'linkerd-cni', help: 'Namespace in which the Linkerd CNI plugin is installed', completion: 'namespaces' },
+  { name: 'kubeconfig', type: 'string', help: 'Path to the kubeconfig file to use for CLI requests' },
+  { name: 'context', type: 'string', help: 'Name of the kubeconfig context to use', completion: 'contexts' },
+  { name: 'as', type: 'string', help: 'Username to impersonate for Kubernetes operations' },
+  { name: 'as-group', type: 'strings', default: [], help: 'Group to impersonate for Kubernetes operations (repeatable)' },
+  { name: 'api-addr', type: 'string', help: 'Override kubeconfig and communicate directly with the control plane at host:port (mostly for testing)' },
+  { name: 'verbose', type: 'bool', default: false, help: 'Turn on debug logging' },
+];
 
 /** The persistent flags as commander hands them over (an empty string means not given). */
 const GlobalFlagsSchema = z.object({
@@ -27,20 +45,16 @@ const GlobalFlagsSchema = z.object({
 const NAMESPACE_RE = /^[a-zA-Z0-9-]+$/;
 
 export function addGlobalFlags(program: Command): Command {
-  return program
-    .option('-L, --linkerd-namespace <ns>', 'Namespace in which Linkerd is installed ($LINKERD_NAMESPACE)', 'linkerd')
-    .option('--cni-namespace <ns>', 'Namespace in which the Linkerd CNI plugin is installed', 'linkerd-cni')
-    .option('--kubeconfig <path>', 'Path to the kubeconfig file to use for CLI requests')
-    .option('--context <name>', 'Name of the kubeconfig context to use')
-    .option('--as <user>', 'Username to impersonate for Kubernetes operations')
-    .option('--as-group <group>', 'Group to impersonate for Kubernetes operations (repeatable)', collect, [])
-    .option('--api-addr <host:port>', 'Override kubeconfig and communicate directly with the control plane at host:port (mostly for testing)')
-    .option('--verbose', 'Turn on debug logging', false);
+  return addFlags(program, GLOBAL_FLAGS);
 }
 
-/** Resolve the persistent flags, applying LINKERD_NAMESPACE when -L was left at its default. */
-export function resolveGlobals(program: Command, env: NodeJS.ProcessEnv = process.env): GlobalOptions {
+/**
+ * Resolve the persistent flags, applying LINKERD_NAMESPACE when -L was left at its default.
+ * `verbose` is reported before the namespace is checked, so that error can carry a stack trace too.
+ */
+export function resolveGlobals(program: Command, env: NodeJS.ProcessEnv, onVerbose: (verbose: boolean) => void = () => {}): GlobalOptions {
   const o = GlobalFlagsSchema.parse(program.opts());
+  onVerbose(o.verbose);
   let ns = o.linkerdNamespace;
   if (program.getOptionValueSource('linkerdNamespace') === 'default' && env.LINKERD_NAMESPACE) {
     ns = env.LINKERD_NAMESPACE;

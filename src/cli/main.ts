@@ -1,38 +1,19 @@
 import { Command, CommanderError } from 'commander';
 import { isUserError } from '../core/errors.js';
-import { addGlobalFlags, resolveGlobals } from './globals.js';
+import { FAMILIES } from '../families/registry.js';
+import { addGlobalFlags, GLOBAL_FLAGS, resolveGlobals, type GlobalOptions } from './globals.js';
 import { rejectExcessArguments, useCobraErrors } from './help/cobraErrors.js';
 import { useCobraHelp } from './help/cobraHelp.js';
+import { normalizeArgs } from './kit/argv.js';
+import { addCommand, addCommandStub, type RunSession } from './kit/command.js';
+import { commandLoaders, completionSources, type CommandLoader, type FamilyDeclaration } from './kit/family.js';
+import { processIo, type CliIo } from './kit/io.js';
 import { terminalText } from './output/sanitize.js';
 
-/**
- * A subcommand is registered only when it runs (or when help lists them all), so start-up
- * loads one command module and none of the heavy libraries the others need.
- */
-interface CommandEntry {
-  name: string;
-  aliases?: string[];
-  load: () => Promise<{ register: (program: Command) => Command }>;
-}
-
-const COMMANDS: CommandEntry[] = [
-  { name: 'check', load: () => import('./commands/check.js') },
-  { name: 'completion', load: () => import('./commands/completion.js') },
-  { name: 'image', load: () => import('./commands/image.js') },
-  { name: 'inject', load: () => import('./commands/inject.js') },
-  { name: 'identity', load: () => import('./commands/identity.js') },
-  { name: 'install', load: () => import('./commands/install.js') },
-  { name: 'prune', load: () => import('./commands/prune.js') },
-  { name: 'uninject', load: () => import('./commands/uninject.js') },
-  { name: 'uninstall', load: () => import('./commands/uninstall.js') },
-  { name: 'upgrade', load: () => import('./commands/upgrade.js') },
-  { name: 'version', load: () => import('./commands/version.js') },
-];
-
 /** Global flags that take a value, so the first positional argument can be found without parsing. */
-const VALUE_FLAGS = new Set(['-L', '--linkerd-namespace', '--cni-namespace', '--kubeconfig', '--context', '--as', '--as-group', '--api-addr']);
+const VALUE_FLAGS = new Set(GLOBAL_FLAGS.filter((f) => f.type !== 'bool').flatMap((f) => [`--${f.name}`, ...(f.short ? [`-${f.short}`] : [])]));
 
-function firstPositional(args: string[]): string | undefined {
+function firstPositional(args: readonly string[]): string | undefined {
   let takesValue = false;
   for (const [i, a] of args.entries()) {
     if (takesValue) {
@@ -49,19 +30,36 @@ function firstPositional(args: string[]): string | undefined {
   return undefined;
 }
 
-/** `--verbose` (or `--verbose=true`) among the flags, before any `--`. */
-function isVerbose(args: readonly string[]): boolean {
-  const end = args.indexOf('--');
-  return (end < 0 ? args : args.slice(0, end)).some((a) => a === '--verbose' || a === '--verbose=true');
+interface Session extends RunSession {
+  verbose: boolean;
+  resolved?: GlobalOptions;
+  /** Set while --verbose logs requests; cleared when the run ends. */
+  stopLogging?: () => void;
 }
 
-export function buildProgram(): Command {
+function newSession(io: CliIo): Session {
+  const session: Session = {
+    io,
+    exitCode: 0,
+    verbose: false,
+    globals: () => {
+      if (!session.resolved) throw new Error('the global flags were read before they were resolved');
+      return session.resolved;
+    },
+  };
+  return session;
+}
+
+/** The root command with its global flags, no subcommand yet. */
+export function buildProgram(session: RunSession = newSession(processIo())): Command {
+  const s = session as Session;
   const program = new Command('linkerd')
     .description('linkerd manages the Linkerd service mesh.')
     .showSuggestionAfterError(true)
     // cobra's argument rule, checked in preAction below (rejectExcessArguments).
     .allowExcessArguments(true)
-    .exitOverride();
+    .exitOverride()
+    .configureOutput({ writeOut: (t) => s.io.stdout.write(t), writeErr: (t) => s.io.stderr.write(t) });
   useCobraHelp(program);
   addGlobalFlags(program);
   // Bare `linkerd` is a request for help, as cobra answers a command with no Run: stdout, exit 0.
@@ -70,72 +68,103 @@ export function buildProgram(): Command {
   });
   // An action on the root turns commander's implicit `help [command]` off; cobra has it.
   program.helpCommand(true);
-  // Like the real CLI's PersistentPreRunE: the namespace is validated before any command runs.
-  program.hook('preAction', (_root, action) => {
+  // Like the real CLI's PersistentPreRunE: the globals are resolved (once) and the namespace
+  // validated before any command runs.
+  program.hook('preAction', async (_root, action) => {
     rejectExcessArguments(action);
-    resolveGlobals(program);
+    s.resolved = resolveGlobals(program, s.io.env, (verbose) => (s.verbose = verbose));
+    if (s.verbose) {
+      const [{ observeRequests }, { requestLogLine }] = await Promise.all([import('../core/kube/requestLog.js'), import('./output/requestLog.js')]);
+      observeRequests((r) => s.io.stderr.write(requestLogLine(r)));
+      s.stopLogging = () => observeRequests(undefined);
+    }
   });
   return program;
 }
 
-/** A program with every subcommand registered (help listings, shell completion). */
-export async function loadAllCommands(): Promise<Command> {
-  const program = buildProgram();
-  for (const c of COMMANDS) (await c.load()).register(program);
+async function addLoaded(program: Command, loader: CommandLoader, session: RunSession): Promise<void> {
+  const { command } = await loader.load();
+  addCommand(program, { ...command, name: loader.name, aliases: loader.aliases, summary: loader.summary }, session);
+}
+
+/** A program with every subcommand registered (help listings, shell completion, the reference). */
+export async function loadAllCommands(session: RunSession = newSession(processIo()), families: readonly FamilyDeclaration[] = FAMILIES): Promise<Command> {
+  const program = buildProgram(session);
+  for (const c of commandLoaders(families)) await addLoaded(program, c, session);
   return program;
 }
 
-export async function main(argv: string[]): Promise<void> {
+/**
+ * Runs the CLI on `args` (without node and the script) with these streams; resolves to the exit
+ * code. One command runs per invocation: only its module is imported; help lists the others
+ * from their families' declarations (name and summary), without loading them.
+ */
+export async function runLinkerd(args: readonly string[], io: CliIo, families: readonly FamilyDeclaration[] = FAMILIES): Promise<number> {
+  const session = newSession(io);
+  try {
+    return await dispatch([...args], session, families);
+  } catch (e) {
+    return await reportError(e, session.verbose, io);
+  } finally {
+    session.stopLogging?.();
+  }
+}
+
+async function dispatch(args: string[], session: Session, families: readonly FamilyDeclaration[]): Promise<number> {
+  const { io } = session;
+  const commands = commandLoaders(families);
+  if (args[0] === '__complete') {
+    // What the completion scripts run on TAB: candidates for the words typed so far.
+    // In-process (tests): the same sanitised answer, without the process-ending watchdog of main().
+    const [{ complete }, { answerText }] = await Promise.all([import('./completion/complete.js'), import('./completion/answer.js')]);
+    io.stdout.write(answerText(await complete(await loadAllCommands(session, families), args.slice(1), completionSources(families))));
+    return 0;
+  }
+  const program = buildProgram(session);
+  const wanted = firstPositional(args);
+  const entry = commands.find((c) => c.name === wanted || c.aliases?.includes(wanted ?? ''));
+  for (const c of commands) {
+    // `help <command>` shows that command's own help, which needs its module.
+    if (c === entry || wanted === 'help') await addLoaded(program, c, session);
+    else addCommandStub(program, c);
+  }
+  useCobraErrors(program, args);
+
+  if (wanted && !entry && wanted !== 'help') {
+    const { runPlugin } = await import('./plugin.js');
+    return runPlugin(args, [...commands.map((c) => c.name), 'help'].sort(), io);
+  }
+  await program.parseAsync(normalizeArgs(program, args), { from: 'user' });
+  return session.exitCode;
+}
+
+export async function main(argv: string[], io: CliIo = processIo()): Promise<void> {
   // `linkerd install | head` closes the pipe early: that is the reader's choice, not an error.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw e;
   });
-  const args = argv.slice(2);
-  if (args[0] === '__complete') {
-    // What the completion scripts run on TAB: candidates for the words typed so far.
-    const [{ complete }, { completionSources }, { answerWithin, ANSWER_DEADLINE_MS }] = await Promise.all([
-      import('./completion/complete.js'),
-      import('./completion/sources.js'),
-      import('./completion/answer.js'),
-    ]);
-    const commands = await loadAllCommands();
-    await answerWithin(ANSWER_DEADLINE_MS, () => complete(commands, args.slice(1), completionSources));
+  if (argv[2] === '__complete') {
+    // A TAB must never hang the shell: an answer not ready in time is no answer, and the process
+    // ends (a FIFO kubeconfig can block the main thread in open(2), beyond any timer of ours).
+    const [{ complete }, { answerWithin, ANSWER_DEADLINE_MS }] = await Promise.all([import('./completion/complete.js'), import('./completion/answer.js')]);
+    const session = newSession(io);
+    const commands = await loadAllCommands(session, FAMILIES);
+    await answerWithin(ANSWER_DEADLINE_MS, () => complete(commands, argv.slice(3), completionSources(FAMILIES)));
     return;
   }
-  const verbose = isVerbose(args);
-  if (verbose) {
-    const [{ observeRequests }, { requestLogLine }] = await Promise.all([import('../core/kube/requestLog.js'), import('./output/requestLog.js')]);
-    observeRequests((r) => process.stderr.write(requestLogLine(r)));
-  }
-  const program = buildProgram();
-  const wanted = firstPositional(args);
-  const entry = COMMANDS.find((c) => c.name === wanted || c.aliases?.includes(wanted ?? ''));
-  const toLoad = entry ? [entry] : COMMANDS;
-  for (const c of toLoad) (await c.load()).register(program);
-  useCobraErrors(program, args);
-
-  if (wanted && !entry && !['help'].includes(wanted)) {
-    const { runPlugin } = await import('./plugin.js');
-    process.exitCode = runPlugin(args, [...COMMANDS.map((c) => c.name), 'help'].sort());
-    return;
-  }
-
-  try {
-    await program.parseAsync(argv);
-  } catch (e) {
-    process.exitCode = await reportError(e, verbose);
-  }
+  process.exitCode = await runLinkerd(argv.slice(2), io);
 }
 
 /** The one error path: one line on stderr, a stack trace only with --verbose. */
-export async function reportError(e: unknown, verbose: boolean): Promise<number> {
+export async function reportError(e: unknown, verbose: boolean, io: CliIo = processIo()): Promise<number> {
+  const err = (s: string) => io.stderr.write(s);
   // LINKERD_TS_STACK=raw keeps the positions in the built files (debugging the build itself).
   // A password in a URL (a kubeconfig server's, an -f URL's) is never printed, whoever wrote the message.
   const { redactUrlsIn } = await import('../core/net/redactedUrl.js');
-  const stackOf = async (err: Error) => {
-    const stack = redactUrlsIn(err.stack ?? String(err));
-    return process.env.LINKERD_TS_STACK === 'raw' ? stack : (await import('./output/stackTrace.js')).sourceMappedStack(stack);
+  const stackOf = async (x: Error) => {
+    const stack = redactUrlsIn(x.stack ?? String(x));
+    return io.env.LINKERD_TS_STACK === 'raw' ? stack : (await import('./output/stackTrace.js')).sourceMappedStack(stack);
   };
   if (e instanceof CommanderError) {
     // commander already printed its message (help and version exit 0)
@@ -145,17 +174,17 @@ export async function reportError(e: unknown, verbose: boolean): Promise<number>
     // The real CLI's own texts (install's and inject's cluster pre-checks) print as they are.
     // Messages can carry an API server's text: printed without control characters, lines capped.
     if (e.verbatim) {
-      process.stderr.write(terminalText(redactUrlsIn(e.message)));
+      err(terminalText(redactUrlsIn(e.message)));
       return e.exitCode;
     }
-    process.stderr.write(`Error: ${terminalText(redactUrlsIn(e.message))}\n`);
-    if (e.hint) process.stderr.write(`${terminalText(redactUrlsIn(e.hint))}\n`);
-    if (verbose && e.stack) process.stderr.write(`${await stackOf(e)}\n`);
+    err(`Error: ${terminalText(redactUrlsIn(e.message))}\n`);
+    if (e.hint) err(`${terminalText(redactUrlsIn(e.hint))}\n`);
+    if (verbose && e.stack) err(`${await stackOf(e)}\n`);
     return e.exitCode;
   }
-  const err = e instanceof Error ? e : new Error(String(e));
-  process.stderr.write(`Error: ${terminalText(redactUrlsIn(err.message))}\n`);
-  if (verbose) process.stderr.write(`${await stackOf(err)}\n`);
-  else process.stderr.write('This is a bug in linkerd-ts; run again with --verbose and report the output.\n');
+  const x = e instanceof Error ? e : new Error(String(e));
+  err(`Error: ${terminalText(redactUrlsIn(x.message))}\n`);
+  if (verbose) err(`${await stackOf(x)}\n`);
+  else err('This is a bug in linkerd-ts; run again with --verbose and report the output.\n');
   return 1;
 }

@@ -1,5 +1,6 @@
-import { unknownCommandText } from './help/unknownCommand.js';
 import { spawnSync } from 'node:child_process';
+import { unknownCommandText } from './help/unknownCommand.js';
+import type { CliIo } from './kit/io.js';
 
 /**
  * An extension name that can only be looked up on PATH: a name with a path separator (`/../evil`)
@@ -11,19 +12,25 @@ const PLAIN_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
  * Unknown subcommands run `linkerd-<name>` from PATH with the remaining arguments,
  * as the real CLI's extension mechanism does; without one, cobra's unknown-command error.
  */
-export function runPlugin(args: string[], commandNames: readonly string[]): number {
+export function runPlugin(args: string[], commandNames: readonly string[], io: CliIo): number {
   const [name = '', ...rest] = args;
   if (name.startsWith('-')) {
-    process.stderr.write('Cannot accept flags before Linkerd extension name\n');
+    io.stderr.write('Cannot accept flags before Linkerd extension name\n');
     return 1;
   }
   const unknown = () => {
-    process.stderr.write(unknownCommandText(name, 'linkerd', commandNames));
+    io.stderr.write(unknownCommandText(name, 'linkerd', commandNames));
     return 1;
   };
   if (!PLAIN_NAME.test(name)) return unknown();
-  const res = spawnSync(`linkerd-${name}`, rest, { stdio: 'inherit' });
+  // The plugin gets the terminal itself; streams of an in-process run receive its output instead.
+  const own = io.stdout === process.stdout && io.stderr === process.stderr && io.stdin === process.stdin;
+  const res = spawnSync(`linkerd-${name}`, rest, { stdio: own ? 'inherit' : 'pipe', env: io.env, maxBuffer: 64 * 1024 * 1024 });
   if (res.error) return unknown();
+  if (!own) {
+    io.stdout.write(res.stdout);
+    io.stderr.write(res.stderr);
+  }
   if (res.status !== 0) return 1;
   return 0;
 }

@@ -14,14 +14,33 @@ import { renderInstall } from '../core/install/index.js';
 import { snapshotBlobArg } from '../core/snapshotBlobArg.js';
 import { setPackageLoader } from '../core/kube/clientNode.js';
 import { buildProgram, main } from './main.js';
-import { register as registerInstall } from './commands/install.js';
-import { register as registerVersion } from './commands/version.js';
+import { command as install } from './commands/install.js';
+import { command as version } from './commands/version.js';
+import { addCommand } from './kit/command.js';
+import { processIo, type CliIo } from './kit/io.js';
 import { renderManifest } from './output/manifest.js';
 
 async function warmUp(): Promise<void> {
-  const program = buildProgram();
-  registerInstall(program);
-  registerVersion(program);
+  // The streams are looked up only if written, which the warm-up never does: the snapshot must
+  // not hold the build's stdin/stdout.
+  const io: CliIo = {
+    get stdout() {
+      return processIo().stdout;
+    },
+    get stderr() {
+      return processIo().stderr;
+    },
+    get stdin() {
+      return processIo().stdin;
+    },
+    get env() {
+      return processIo().env;
+    },
+  };
+  const session = { io, exitCode: 0, globals: () => ({ linkerdNamespace: 'linkerd', cniNamespace: 'linkerd-cni', asGroup: [], verbose: false }) };
+  const program = buildProgram(session);
+  addCommand(program, { ...install, name: 'install', summary: '' }, session);
+  addCommand(program, { ...version, name: 'version', summary: '' }, session);
   const { objects } = await renderInstall({ namespace: 'linkerd', crds: false, flags: [], valuesFiles: [], set: [], setString: [], setFile: [] });
   renderManifest(objects, 'yaml');
   renderManifest(objects, 'json');

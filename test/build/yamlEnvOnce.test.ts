@@ -65,11 +65,12 @@ describe("yaml's debugging switches in the bundle", () => {
       'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n    spec:\n      containers:\n      - name: app\n        image: nginx\n',
     );
     for (const env of [{}, { LINKERD_TS_NO_SNAPSHOT: '1' }]) {
-      const r = await runCli(['inject', '--ignore-cluster', manifest], { env: { ...env, LOG_TOKENS: '1' } });
+      // The built bundle and snapshot are what this is about: spawned.
+      const r = await runCli(['inject', '--ignore-cluster', manifest], { env: { ...env, LOG_TOKENS: '1' }, spawn: true });
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(/^\| "apiVersion"$/m);
       expect(r.stdout).toContain('linkerd.io/inject: enabled');
-      const off = await runCli(['inject', '--ignore-cluster', manifest], { env });
+      const off = await runCli(['inject', '--ignore-cluster', manifest], { env, spawn: true });
       expect(off.stdout).not.toMatch(/^\| /m);
     }
   });

@@ -7,29 +7,17 @@ import { startApiServer, type ApiServer } from '../support/apiserver.js';
 import { healthyCluster, makePki } from '../core/check/support/clusters.js';
 import { installManifestObjects } from '../core/check/support/install.js';
 import { closedPort } from '../core/check/support/run.js';
+import { runCli, type CliResult } from '../support/cli.js';
 
 /*
  * The built CLI (`npm run build` first; `npm test` does) against the loopback API server.
  * stdout is a pipe here, so there must be no colour and no spinner.
  */
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 let noVersionCheck: string;
 
-function linkerd(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      'bin/linkerd',
-      args,
-      { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: '/nonexistent', LINKERD_VERSIONCHECK_URL: noVersionCheck, ...env } },
-      (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+function linkerd(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  return runCli(args, { env: { HOME: '/nonexistent', LINKERD_VERSIONCHECK_URL: noVersionCheck, ...env } });
 }
 
 const servers: ApiServer[] = [];
@@ -40,6 +28,7 @@ async function serve(objects: object[]): Promise<ApiServer> {
 }
 
 beforeAll(async () => {
+  // The terminal test below runs bin/linkerd under `script`.
   if (!fs.existsSync('dist/bundle/main.js')) throw new Error('build the CLI first: npm run build');
   noVersionCheck = `http://127.0.0.1:${await closedPort()}/version.json`;
 });

@@ -56,7 +56,8 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function inject(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
-  return runCli(['inject', '--ignore-cluster', ...args], { env });
+  // Worker threads run the built worker script (dist/bundle): spawned.
+  return runCli(['inject', '--ignore-cluster', ...args], { env, spawn: true });
 }
 
 describe('inject on worker threads (CLI)', () => {

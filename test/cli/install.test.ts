@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIssuer, keyMatchesCertificate, parseCertificates, parsePrivateKey, validateIssuerCredentials } from '../../src/core/pki/index.js';
-import { CERTS, parseDocs, pinnedWebhookCredentials, runCli } from '../core/install/support.js';
+import { CERTS, parseDocs, pinnedWebhookCredentials } from '../core/install/support.js';
+import { runCli } from '../support/cli.js';
 
 let dir: string;
 beforeAll(() => {
@@ -27,10 +28,10 @@ const get = (objs: Obj[], kind: string, name: string) => objs.find((o) => o.kind
 const configValues = (objs: Obj[]) => yaml.load(get(objs, 'ConfigMap', 'linkerd-config').data!.values) as Record<string, unknown>;
 
 describe('linkerd install --ignore-cluster (CLI)', () => {
-  it('prints the control plane as ---separated YAML documents on stdout, nothing on stderr', () => {
-    const r = runCli(['install', '--ignore-cluster']);
+  it('prints the control plane as ---separated YAML documents on stdout, nothing on stderr', async () => {
+    const r = await runCli(['install', '--ignore-cluster']);
     expect(r.stderr).toBe('');
-    expect(r.status).toBe(0);
+    expect(r.code).toBe(0);
     expect(r.stdout.startsWith('---\n')).toBe(true);
     const docs = parseDocs(r.stdout);
     expect(docs[0].kind).toBe('Namespace');
@@ -38,44 +39,44 @@ describe('linkerd install --ignore-cluster (CLI)', () => {
     expect(docs).toHaveLength(42);
   });
 
-  it('prints one JSON object per line with -o json', () => {
-    const r = runCli(['install', '--ignore-cluster', '-o', 'json']);
-    expect(r.status).toBe(0);
+  it('prints one JSON object per line with -o json', async () => {
+    const r = await runCli(['install', '--ignore-cluster', '-o', 'json']);
+    expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(42);
     const objs = lines.map((l) => JSON.parse(l) as Obj);
     expect(objs.map((o) => o.kind).slice(0, 2)).toEqual(['Namespace', 'ClusterRole']);
   });
 
-  it('rejects an unknown output format', () => {
-    const r = runCli(['install', '--ignore-cluster', '-o', 'table']);
-    expect(r.status).toBe(1);
+  it('rejects an unknown output format', async () => {
+    const r = await runCli(['install', '--ignore-cluster', '-o', 'table']);
+    expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('Error: --output supports "yaml" or "json" (got "table")\n');
   });
 
-  it('renders the ten Linkerd CRDs with --crds, and says what to do next on stderr', () => {
-    const r = runCli(['install', '--crds', '--ignore-cluster']);
-    expect(r.status).toBe(0);
+  it('renders the ten Linkerd CRDs with --crds, and says what to do next on stderr', async () => {
+    const r = await runCli(['install', '--crds', '--ignore-cluster']);
+    expect(r.code).toBe(0);
     expect(parseDocs(r.stdout).map((d) => d.kind)).toEqual(Array(10).fill('CustomResourceDefinition'));
     expect(r.stderr).toBe('Rendering Linkerd CRDs...\nNext, run `linkerd install | kubectl apply -f -` to install the control plane.\n\n');
-    expect(parseDocs(runCli(['install', '--crds', '--ignore-cluster', '--set', 'installGatewayAPI=true']).stdout)).toHaveLength(14);
+    expect(parseDocs((await runCli(['install', '--crds', '--ignore-cluster', '--set', 'installGatewayAPI=true'])).stdout)).toHaveLength(14);
   });
 
-  it('accepts pflag-style booleans: --ha=true and --ha', () => {
+  it('accepts pflag-style booleans: --ha=true and --ha', async () => {
     for (const flag of ['--ha', '--ha=true']) {
-      const objs = parseDocs(runCli(['install', '--ignore-cluster', flag]).stdout) as Obj[];
+      const objs = parseDocs((await runCli(['install', '--ignore-cluster', flag])).stdout) as Obj[];
       expect(get(objs, 'Deployment', 'linkerd-destination').spec!.replicas).toBe(3);
       expect(objs.filter((o) => o.kind === 'PodDisruptionBudget')).toHaveLength(3);
     }
-    const off = parseDocs(runCli(['install', '--ignore-cluster', '--ha=false']).stdout) as Obj[];
+    const off = parseDocs((await runCli(['install', '--ignore-cluster', '--ha=false'])).stdout) as Obj[];
     expect(get(off, 'Deployment', 'linkerd-destination').spec!.replicas).toBe(1);
   });
 });
 
 describe('install: supplied certificates (CLI)', () => {
-  it('uses the valid set: issuer Secret and trust roots come from the files', () => {
-    const r = runCli(['install', '--ignore-cluster', ...certFlags('valid')]);
+  it('uses the valid set: issuer Secret and trust roots come from the files', async () => {
+    const r = await runCli(['install', '--ignore-cluster', ...certFlags('valid')]);
     expect(r.stderr).toBe('');
     const objs = parseDocs(r.stdout) as Obj[];
     expect(decode(get(objs, 'Secret', 'linkerd-identity-issuer').data!['crt.pem'])).toBe(readFileSync(`${CERTS}/valid-crt.pem`, 'utf8').trim());
@@ -105,34 +106,34 @@ describe('install: supplied certificates (CLI)', () => {
       certFlags('valid', `${CERTS}/valid-crt.pem`),
       `failed to read CA: unsupported block type: 'CERTIFICATE' (${k}/valid-crt.pem)`,
     ],
-  ])('fails on the %s fixture with one line naming the file, exit 1, nothing on stdout', (_name, flags, reason) => {
-    const r = runCli(['install', '--ignore-cluster', ...flags]);
+  ])('fails on the %s fixture with one line naming the file, exit 1, nothing on stdout', async (_name, flags, reason) => {
+    const r = await runCli(['install', '--ignore-cluster', ...flags]);
     expect(r.stdout).toBe('');
-    expect(r.status).toBe(1);
+    expect(r.code).toBe(1);
     expect(r.stderr).toBe(`Error: failed to validate issuer credentials: ${reason}\n`);
   });
 
-  it('reports a missing file by name', () => {
-    const r = runCli(['install', '--ignore-cluster', ...certFlags('valid').slice(0, 4), '--identity-issuer-key-file', 'nope.pem']);
-    expect([r.status, r.stdout, r.stderr]).toEqual([1, '', 'Error: open nope.pem: no such file or directory\n']);
+  it('reports a missing file by name', async () => {
+    const r = await runCli(['install', '--ignore-cluster', ...certFlags('valid').slice(0, 4), '--identity-issuer-key-file', 'nope.pem']);
+    expect([r.code, r.stdout, r.stderr]).toEqual([1, '', 'Error: open nope.pem: no such file or directory\n']);
   });
 
-  it('wants all three files when any is given', () => {
-    const r = runCli(['install', '--ignore-cluster', '--identity-issuer-certificate-file', `${CERTS}/valid-crt.pem`]);
-    expect([r.status, r.stdout, r.stderr]).toEqual([1, '', 'Error: a trust anchors file must be specified if other credentials are provided\n']);
+  it('wants all three files when any is given', async () => {
+    const r = await runCli(['install', '--ignore-cluster', '--identity-issuer-certificate-file', `${CERTS}/valid-crt.pem`]);
+    expect([r.code, r.stdout, r.stderr]).toEqual([1, '', 'Error: a trust anchors file must be specified if other credentials are provided\n']);
   });
 
-  it('refuses an external issuer without the cluster', () => {
-    const r = runCli(['install', '--ignore-cluster', '--identity-external-issuer']);
-    expect([r.status, r.stdout, r.stderr]).toEqual([1, '', 'Error: --ignore-cluster is not supported when --identity-external-issuer=true\n']);
+  it('refuses an external issuer without the cluster', async () => {
+    const r = await runCli(['install', '--ignore-cluster', '--identity-external-issuer']);
+    expect([r.code, r.stdout, r.stderr]).toEqual([1, '', 'Error: --ignore-cluster is not supported when --identity-external-issuer=true\n']);
   });
 });
 
 describe('install: generated certificates and --identity-trust-anchor-key-out (CLI)', () => {
   it('writes the anchor key (0600) after the render; it signs a new issuer the rendered anchors accept', async () => {
     const out = join(dir, 'anchor.key');
-    const r = runCli(['install', '--ignore-cluster', '--identity-trust-anchor-key-out', out, '--identity-issuer-validity', '48h']);
-    expect(r.status).toBe(0);
+    const r = await runCli(['install', '--ignore-cluster', '--identity-trust-anchor-key-out', out, '--identity-issuer-validity', '48h']);
+    expect(r.code).toBe(0);
     expect(statSync(out).mode & 0o777).toBe(0o600);
     const objs = parseDocs(r.stdout) as Obj[];
     const anchorsPem = get(objs, 'ConfigMap', 'linkerd-identity-trust-roots').data!['ca-bundle.crt'];
@@ -151,58 +152,58 @@ describe('install: generated certificates and --identity-trust-anchor-key-out (C
     await expect(validateIssuerCredentials({ crtPem: next.certPem, keyPem: next.keyPem, anchorsPem, now })).resolves.toBeDefined();
   });
 
-  it('writes no key file when the render fails', () => {
+  it('writes no key file when the render fails', async () => {
     const out = join(dir, 'never.key');
-    const r = runCli(['install', '--ignore-cluster', '--identity-trust-anchor-key-out', out, '--set', 'proxy.logLevel=']);
-    expect(r.status).toBe(1);
+    const r = await runCli(['install', '--ignore-cluster', '--identity-trust-anchor-key-out', out, '--set', 'proxy.logLevel=']);
+    expect(r.code).toBe(1);
     expect(() => statSync(out)).toThrow();
   });
 
-  it('refuses --identity-trust-anchor-key-out when the anchors are supplied', () => {
-    const r = runCli(['install', '--ignore-cluster', ...certFlags('valid'), '--identity-trust-anchor-key-out', join(dir, 'x.key')]);
-    expect(r.status).toBe(1);
+  it('refuses --identity-trust-anchor-key-out when the anchors are supplied', async () => {
+    const r = await runCli(['install', '--ignore-cluster', ...certFlags('valid'), '--identity-trust-anchor-key-out', join(dir, 'x.key')]);
+    expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^Error: --identity-trust-anchor-key-out needs a generated trust anchor/);
   });
 
-  it('rejects a non-positive validity', () => {
-    const r = runCli(['install', '--ignore-cluster', '--identity-anchor-validity', '0s']);
-    expect([r.status, r.stdout]).toEqual([1, '']);
+  it('rejects a non-positive validity', async () => {
+    const r = await runCli(['install', '--ignore-cluster', '--identity-anchor-validity', '0s']);
+    expect([r.code, r.stdout]).toEqual([1, '']);
     expect(r.stderr).toBe('Error: --identity-anchor-validity must be a positive duration (got 0s)\n');
   });
 });
 
 describe('install: --set / -f precedence (CLI)', () => {
-  const logLevel = (args: string[]) => {
-    const r = runCli(['install', '--ignore-cluster', ...certFlags('valid'), ...args]);
+  const logLevel = async (args: string[]) => {
+    const r = await runCli(['install', '--ignore-cluster', ...certFlags('valid'), ...args]);
     expect(r.stderr).toBe('');
     return configValues(parseDocs(r.stdout) as Obj[]).controllerLogLevel;
   };
 
-  it('applies flags, then -f files in order, then --set, --set-string and --set-file', () => {
+  it('applies flags, then -f files in order, then --set, --set-string and --set-file', async () => {
     const f1 = join(dir, 'one.yaml');
     const f2 = join(dir, 'two.yaml');
     const level = join(dir, 'level.txt');
     writeFileSync(f1, 'controllerLogLevel: debug\n');
     writeFileSync(f2, 'controllerLogLevel: trace\n');
     writeFileSync(level, 'error');
-    expect(logLevel(['--controller-log-level', 'warn'])).toBe('warn');
-    expect(logLevel(['--controller-log-level', 'warn', '-f', f1])).toBe('debug');
-    expect(logLevel(['-f', f1, '-f', f2])).toBe('trace');
-    expect(logLevel(['-f', f2, '-f', f1])).toBe('debug');
-    expect(logLevel(['-f', f1, '--set', 'controllerLogLevel=warn'])).toBe('warn');
-    expect(logLevel(['--set', 'controllerLogLevel=warn', '--set-string', 'controllerLogLevel=info'])).toBe('info');
-    expect(logLevel(['--set-string', 'controllerLogLevel=info', '--set-file', `controllerLogLevel=${level}`])).toBe('error');
+    expect(await logLevel(['--controller-log-level', 'warn'])).toBe('warn');
+    expect(await logLevel(['--controller-log-level', 'warn', '-f', f1])).toBe('debug');
+    expect(await logLevel(['-f', f1, '-f', f2])).toBe('trace');
+    expect(await logLevel(['-f', f2, '-f', f1])).toBe('debug');
+    expect(await logLevel(['-f', f1, '--set', 'controllerLogLevel=warn'])).toBe('warn');
+    expect(await logLevel(['--set', 'controllerLogLevel=warn', '--set-string', 'controllerLogLevel=info'])).toBe('info');
+    expect(await logLevel(['--set-string', 'controllerLogLevel=info', '--set-file', `controllerLogLevel=${level}`])).toBe('error');
   });
 
-  it('reports a bad value with the source that set it', () => {
-    const r = runCli(['install', '--ignore-cluster', '--set', 'proxy.ports.admin=abc']);
-    expect([r.status, r.stdout]).toEqual([1, '']);
+  it('reports a bad value with the source that set it', async () => {
+    const r = await runCli(['install', '--ignore-cluster', '--set', 'proxy.ports.admin=abc']);
+    expect([r.code, r.stdout]).toEqual([1, '']);
     expect(r.stderr).toMatch(/^Error: --set: proxy\.ports\.admin: /);
   });
 
-  it('validates the result with linkerd’s messages', () => {
-    const r = runCli(['install', '--ignore-cluster', '--controller-log-level', 'loud']);
-    expect([r.status, r.stdout, r.stderr]).toEqual([1, '', 'Error: --controller-log-level must be one of: panic, fatal, error, warn, info, debug, trace\n']);
+  it('validates the result with linkerd’s messages', async () => {
+    const r = await runCli(['install', '--ignore-cluster', '--controller-log-level', 'loud']);
+    expect([r.code, r.stdout, r.stderr]).toEqual([1, '', 'Error: --controller-log-level must be one of: panic, fatal, error, warn, info, debug, trace\n']);
   });
 });
 
@@ -214,14 +215,14 @@ describe('install: reproducible renders (CLI)', () => {
     for (const [key, c] of Object.entries(creds)) values[key] = { crtPEM: c.certPem, keyPEM: c.keyPem };
     writeFileSync(pinned, yaml.dump(values));
     const args = ['install', '--ignore-cluster', ...certFlags('valid'), '-f', pinned];
-    const first = runCli(args);
-    const second = runCli(args);
-    expect(first.status).toBe(0);
+    const first = await runCli(args);
+    const second = await runCli(args);
+    expect(first.code).toBe(0);
     expect(second.stdout).toBe(first.stdout);
-    const json = runCli([...args, '-o', 'json']);
-    expect(runCli([...args, '-o', 'json']).stdout).toBe(json.stdout);
+    const json = await runCli([...args, '-o', 'json']);
+    expect((await runCli([...args, '-o', 'json'])).stdout).toBe(json.stdout);
     // Unpinned, the generated credentials differ from run to run.
-    expect(runCli(['install', '--ignore-cluster']).stdout).not.toBe(runCli(['install', '--ignore-cluster']).stdout);
+    expect((await runCli(['install', '--ignore-cluster'])).stdout).not.toBe((await runCli(['install', '--ignore-cluster'])).stdout);
   });
 });
 
@@ -242,10 +243,10 @@ describe('install: tracing (CLI)', () => {
     'proxy.tracing.collector.meshIdentity.namespace=jaeger-system',
   ];
 
-  it('--set proxy.tracing.*: each control-plane proxy gets the trace env, the podinfo mount and volume; linkerd-config keeps the values', () => {
-    const r = runCli(['install', '--ignore-cluster', ...certFlags('valid'), ...tracing]);
+  it('--set proxy.tracing.*: each control-plane proxy gets the trace env, the podinfo mount and volume; linkerd-config keeps the values', async () => {
+    const r = await runCli(['install', '--ignore-cluster', ...certFlags('valid'), ...tracing]);
     expect(r.stderr).toBe('');
-    expect(r.status).toBe(0);
+    expect(r.code).toBe(0);
     const objs = parseDocs(r.stdout) as Obj[];
     for (const name of ['linkerd-identity', 'linkerd-destination', 'linkerd-proxy-injector']) {
       const pod = podOf(objs, name);
@@ -265,16 +266,16 @@ describe('install: tracing (CLI)', () => {
     });
   });
 
-  it('--set proxy.tracing.enabled=true without an endpoint fails with one line, nothing on stdout', () => {
-    const r = runCli(['install', '--ignore-cluster', ...certFlags('valid'), '--set', 'proxy.tracing.enabled=true']);
-    expect(r.status).toBe(1);
+  it('--set proxy.tracing.enabled=true without an endpoint fails with one line, nothing on stdout', async () => {
+    const r = await runCli(['install', '--ignore-cluster', ...certFlags('valid'), '--set', 'proxy.tracing.enabled=true']);
+    expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('Error: proxy.tracing.collector.endpoint must be set if proxy tracing is enabled\n');
   });
 
-  it('--set controlPlaneTracing=true adds the -trace-collector argument to identity and destination, and nothing to the proxies', () => {
-    const r = runCli(['install', '--ignore-cluster', ...certFlags('valid'), '--set', 'controlPlaneTracing=true']);
-    expect(r.status).toBe(0);
+  it('--set controlPlaneTracing=true adds the -trace-collector argument to identity and destination, and nothing to the proxies', async () => {
+    const r = await runCli(['install', '--ignore-cluster', ...certFlags('valid'), '--set', 'controlPlaneTracing=true']);
+    expect(r.code).toBe(0);
     const objs = parseDocs(r.stdout) as Obj[];
     for (const [name, container] of [
       ['linkerd-identity', 'identity'],
@@ -287,18 +288,18 @@ describe('install: tracing (CLI)', () => {
     }
   });
 
-  it('--set controller.tracing.enabled=true points the controllers at the tracing collector', () => {
-    const r = runCli(['install', '--ignore-cluster', ...certFlags('valid'), ...tracing, '--set', 'controller.tracing.enabled=true']);
-    expect(r.status).toBe(0);
+  it('--set controller.tracing.enabled=true points the controllers at the tracing collector', async () => {
+    const r = await runCli(['install', '--ignore-cluster', ...certFlags('valid'), ...tracing, '--set', 'controller.tracing.enabled=true']);
+    expect(r.code).toBe(0);
     const pod = podOf(parseDocs(r.stdout) as Obj[], 'linkerd-identity');
     expect(pod.containers.find((c) => c.name === 'identity')!.args).toContain('-trace-collector=jaeger-collector.jaeger-system:4317');
   });
 });
 
 describe('install against a cluster (CLI)', () => {
-  it('prints the real CLI text, without `Error:`, when the cluster cannot be reached', () => {
-    const r = runCli(['install']);
-    expect(r.status).toBe(1);
+  it('prints the real CLI text, without `Error:`, when the cluster cannot be reached', async () => {
+    const r = await runCli(['install']);
+    expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^Unable to install the Linkerd control plane\. Cannot connect to the Kubernetes cluster:\n\n/);
     expect(r.stderr.endsWith('\n\nYou can use the --ignore-cluster flag if you just want to generate the installation config.\n')).toBe(true);

@@ -127,19 +127,23 @@ describe('HTTPS_PROXY, as kubectl honours it', () => {
       { name: 'no-ca', server: `https://${NAME}`, token: server.token, tlsServerName: 'localhost' },
     ]);
     server.resetRequests();
-    const r = await runCli(['version', '--kubeconfig', noCa], { env: fenced({ HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: apiCa }) });
+    // node reads NODE_EXTRA_CA_CERTS when it starts: spawned.
+    const r = await runCli(['version', '--kubeconfig', noCa], { env: fenced({ HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: apiCa }), spawn: true });
     expect([r.code, r.stderr, r.stdout]).toEqual([0, '', 'Client version: edge-26.9.1\nServer version: unavailable\n']);
     expect(proxy.tunnels).toEqual([NAME]);
     expect(server.requests.map((q) => q.path)).toEqual(['/api/v1/namespaces/linkerd/configmaps/linkerd-config']);
     // Without it, the same request fails verification inside the tunnel.
-    const without = await runCli(['check', '--pre', '-o', 'short', '--kubeconfig', noCa], { env: fenced({ HTTPS_PROXY: proxy.url }) });
+    // Spawned too: the check's requests that fail verification are still being retried when its
+    // report is done, and in this process they would reach the proxy during the next test.
+    const without = await runCli(['check', '--pre', '-o', 'short', '--kubeconfig', noCa], { env: fenced({ HTTPS_PROXY: proxy.url }), spawn: true });
     expect(without.stdout).toContain(`Get "https://${NAME}/version": tls: failed to verify certificate: x509: certificate signed by unknown authority`);
   });
 
   it('linkerd inject fetches an https URL through the proxy, trusting NODE_EXTRA_CA_CERTS', async () => {
     const r = await runCli(
       ['inject', '--manual', '--ignore-cluster', '--identity-trust-anchors-file', 'fixtures/certs/valid-trust-anchors.pem', `https://${FILES}/shop.yaml`],
-      { env: fenced({ HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: caFile }) },
+      // node reads NODE_EXTRA_CA_CERTS when it starts: spawned.
+      { env: fenced({ HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: caFile }), spawn: true },
     );
     expect(r.stderr).toContain('deployment "web" injected');
     expect(r.code).toBe(0);

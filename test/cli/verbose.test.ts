@@ -68,12 +68,13 @@ describe('--verbose stack traces', () => {
     ['from the bundle', { LINKERD_TS_NO_SNAPSHOT: '1' }],
   ] as const) {
     it(`point at the TypeScript sources (${how})`, async () => {
-      const r = await runCli(['install', '--ignore-cluster', '--inbound-port', '70000', '--verbose'], { env });
+      // The built snapshot and bundle map their frames back: spawned.
+      const r = await runCli(['install', '--ignore-cluster', '--inbound-port', '70000', '--verbose'], { env, spawn: true });
       expect(r.code).toBe(1);
       const frames = r.stderr.split('\n').filter((l) => /^\s+at /.test(l));
       expect(frames.length).toBeGreaterThan(2);
       expect(frames[0]).toMatch(/\(src\/core\/values\/flags\.ts:\d+:\d+\)$/);
-      expect(r.stderr).toMatch(/src\/cli\/main\.ts:\d+:\d+/);
+      expect(r.stderr).toMatch(/src\/cli\/commands\/install\.ts:\d+:\d+/);
       expect(r.stderr).not.toMatch(/dist\/(bundle|snapshot)\//);
     });
   }

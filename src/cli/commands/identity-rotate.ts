@@ -1,83 +1,87 @@
-import type { Command } from 'commander';
-import { acceptGoBools, addBoolFlag } from '../flags/boolFlags.js';
-import { collect } from '../flags/collect.js';
-import { resolveGlobals } from '../globals.js';
+import type { CommandSpec } from '../kit/command.js';
+import type { CliIo } from '../kit/io.js';
 import { terminalReport, notesText } from '../output/sanitize.js';
 
 type StepOutput = { objects: object[]; notes: string[] };
 
 /** The manifest on stdout (for `kubectl apply -f -`), what to do next on stderr. */
-async function printStep(result: StepOutput): Promise<void> {
+async function printStep(result: StepOutput, io: CliIo): Promise<void> {
   const { renderManifest } = await import('../output/manifest.js');
-  process.stdout.write(renderManifest(result.objects, 'yaml'));
-  process.stderr.write(notesText(result.notes));
+  io.stdout.write(renderManifest(result.objects, 'yaml'));
+  io.stderr.write(notesText(result.notes));
 }
 
-/** `linkerd identity rotate status|add-anchor|issuer|remove-anchor`. */
-export function registerRotate(program: Command, identity: Command): void {
-  const rotate = identity
-    .command('rotate')
-    .description('Guided trust-anchor and issuer rotation; every step reads the cluster, so a half-done rotation resumes');
+const status: CommandSpec = {
+  name: 'status',
+  summary: 'Where the rotation stands: stage, certificates, pods that still run with old anchors, next command',
+  flags: [{ name: 'output', short: 'o', type: 'string', default: 'text', help: 'Output format: text or json' }],
+  run: async ({ flags, globals, io }) => {
+    const { parseFlags, StatusFlags } = await import('../flags/identityFlags.js');
+    const opts = parseFlags(StatusFlags, flags);
+    const { readRotationState } = await import('../../core/identity/rotationState.js');
+    const state = await readRotationState(globals, globals.linkerdNamespace);
+    const { rotationJson, rotationText } = await import('../output/identity-rotation.js');
+    io.stdout.write(opts.output === 'json' ? rotationJson(state) : terminalReport(rotationText(state)));
+    // A half-applied step, or an issuer meshed pods reject, is a problem; any other stage is a
+    // rotation at rest or on its way.
+    return state.stage === 'inconsistent' || state.stage === 'issuer-untrusted' ? 1 : 0;
+  },
+};
 
-  rotate
-    .command('status')
-    .description('Where the rotation stands: stage, certificates, pods that still run with old anchors, next command')
-    .option('-o, --output <format>', 'Output format: text or json', 'text')
-    .action(async (flags: Record<string, unknown>) => {
-      const globals = resolveGlobals(program);
-      const { parseFlags, StatusFlags } = await import('../flags/identityFlags.js');
-      const opts = parseFlags(StatusFlags, flags);
-      const { readRotationState } = await import('../../core/identity/rotationState.js');
-      const state = await readRotationState(globals, globals.linkerdNamespace);
-      const { rotationJson, rotationText } = await import('../output/identity-rotation.js');
-      process.stdout.write(opts.output === 'json' ? rotationJson(state) : terminalReport(rotationText(state)));
-      // A half-applied step, or an issuer meshed pods reject, is a problem; any other stage is a
-      // rotation at rest or on its way.
-      if (state.stage === 'inconsistent' || state.stage === 'issuer-untrusted') process.exitCode = 1;
-    });
-
-  const add = rotate
-    .command('add-anchor')
-    .description('Render the trust bundle with a new anchor added, everywhere the anchors live')
-    .option('--trust-anchor-file <file>', 'The new trust anchor (PEM)');
-  addBoolFlag(add, '--force', 'Proceed although the anchors in the cluster disagree', { default: false });
-  acceptGoBools(add).action(async (flags: Record<string, unknown>) => {
-    const globals = resolveGlobals(program);
+const addAnchor: CommandSpec = {
+  name: 'add-anchor',
+  summary: 'Render the trust bundle with a new anchor added, everywhere the anchors live',
+  flags: [
+    { name: 'trust-anchor-file', type: 'string', help: 'The new trust anchor (PEM)' },
+    { name: 'force', type: 'bool', default: false, help: 'Proceed although the anchors in the cluster disagree' },
+  ],
+  run: async ({ flags, globals, io }) => {
     const { parseFlags, AddAnchorFlags } = await import('../flags/identityFlags.js');
     const opts = parseFlags(AddAnchorFlags, flags);
     const { addAnchor } = await import('../../core/identity/rotationSteps.js');
-    await printStep(await addAnchor({ selection: globals, namespace: globals.linkerdNamespace, ...opts }));
-  });
+    await printStep(await addAnchor({ selection: globals, namespace: globals.linkerdNamespace, ...opts }), io);
+  },
+};
 
-  const issuer = rotate
-    .command('issuer')
-    .description('Render the issuer Secret with a new issuer; refused while a meshed pod does not trust its anchor')
-    .option('--issuer-certificate-file <file>', 'The new issuer certificate (PEM)')
-    .option('--issuer-key-file <file>', 'The new issuer private key (PEM)')
-    .option('--trust-anchor-key <file>', 'With --generate: the private key of the signing anchor')
-    .option('--validity <duration>', 'With --generate: validity of the issuer (cut to the anchor’s)', '8760h');
-  addBoolFlag(issuer, '--generate', 'Generate the issuer, signed by the bundle anchor whose key is --trust-anchor-key', { default: false });
-  addBoolFlag(issuer, '--force', 'Proceed although meshed pods do not trust the new issuer’s anchor yet', { default: false });
-  acceptGoBools(issuer).action(async (flags: Record<string, unknown>) => {
-    const globals = resolveGlobals(program);
+const issuer: CommandSpec = {
+  name: 'issuer',
+  summary: 'Render the issuer Secret with a new issuer; refused while a meshed pod does not trust its anchor',
+  flags: [
+    { name: 'issuer-certificate-file', type: 'string', help: 'The new issuer certificate (PEM)' },
+    { name: 'issuer-key-file', type: 'string', help: 'The new issuer private key (PEM)' },
+    { name: 'trust-anchor-key', type: 'string', help: 'With --generate: the private key of the signing anchor' },
+    { name: 'validity', type: 'duration', default: '8760h', help: 'With --generate: validity of the issuer (cut to the anchor’s)' },
+    { name: 'generate', type: 'bool', default: false, help: 'Generate the issuer, signed by the bundle anchor whose key is --trust-anchor-key' },
+    { name: 'force', type: 'bool', default: false, help: 'Proceed although meshed pods do not trust the new issuer’s anchor yet' },
+  ],
+  run: async ({ flags, globals, io }) => {
     const { parseFlags, durationMs, IssuerFlags } = await import('../flags/identityFlags.js');
     const opts = parseFlags(IssuerFlags, flags);
     const { switchIssuer, issuerSource } = await import('../../core/identity/rotationSteps.js');
     const source = issuerSource(opts.generate, opts.trustAnchorKey, durationMs(opts.validity));
-    await printStep(await switchIssuer({ selection: globals, namespace: globals.linkerdNamespace, ...opts, generate: source }));
-  });
+    await printStep(await switchIssuer({ selection: globals, namespace: globals.linkerdNamespace, ...opts, generate: source }), io);
+  },
+};
 
-  const remove = rotate
-    .command('remove-anchor')
-    .description('Render the trust bundle without the old anchors; refused while the issuer or a pod depends on them')
-    .option('--trust-anchor-file <file>', 'Keep only the anchors of this file')
-    .option('--keep <sha256>', 'Keep the anchor with this SHA-256 fingerprint (repeatable; a unique prefix of 8+ digits)', collect, []);
-  addBoolFlag(remove, '--force', 'Proceed although pods were not restarted yet', { default: false });
-  acceptGoBools(remove).action(async (flags: Record<string, unknown>) => {
-    const globals = resolveGlobals(program);
+const removeAnchor: CommandSpec = {
+  name: 'remove-anchor',
+  summary: 'Render the trust bundle without the old anchors; refused while the issuer or a pod depends on them',
+  flags: [
+    { name: 'trust-anchor-file', type: 'string', help: 'Keep only the anchors of this file' },
+    { name: 'keep', type: 'strings', default: [], help: 'Keep the anchor with this SHA-256 fingerprint (repeatable; a unique prefix of 8+ digits)' },
+    { name: 'force', type: 'bool', default: false, help: 'Proceed although pods were not restarted yet' },
+  ],
+  run: async ({ flags, globals, io }) => {
     const { parseFlags, RemoveAnchorFlags } = await import('../flags/identityFlags.js');
     const opts = parseFlags(RemoveAnchorFlags, flags);
     const { removeAnchor } = await import('../../core/identity/rotationSteps.js');
-    await printStep(await removeAnchor({ selection: globals, namespace: globals.linkerdNamespace, ...opts }));
-  });
-}
+    await printStep(await removeAnchor({ selection: globals, namespace: globals.linkerdNamespace, ...opts }), io);
+  },
+};
+
+/** `linkerd identity rotate status|add-anchor|issuer|remove-anchor`. */
+export const rotate: CommandSpec = {
+  name: 'rotate',
+  summary: 'Guided trust-anchor and issuer rotation; every step reads the cluster, so a half-done rotation resumes',
+  subcommands: [status, addAnchor, issuer, removeAnchor],
+};

@@ -1,8 +1,7 @@
-import type { Command } from 'commander';
 import * as z from 'zod';
 import { UserError } from '../../core/errors.js';
 import { INTERRUPT_SIGNALS as INTERRUPTS } from '../../core/onInterrupt.js';
-import { collect } from '../flags/collect.js';
+import type { CommandBody, CommandSpec } from '../kit/command.js';
 import { printImageResult } from '../output/image.js';
 import { spinnerFor } from '../output/terminal.js';
 
@@ -39,73 +38,78 @@ function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   return r.data;
 }
 
-export function register(program: Command): Command {
-  const image = program.command('image').description('Build the proxy runtime image: packages, local files and file capabilities, without Docker or root');
-  image
-    .command('build')
-    .description('Build an OCI image from an apko-style config (default: the embedded proxy config)')
-    .argument('[CONFIG]', 'image config (apko schema plus files and capabilities)')
-    .option('-o, --output <path>', 'where to write the image: a directory (OCI layout) or FILE.tar')
-    .option('--format <format>', 'oci | oci-archive | docker-archive (default: docker-archive for *.tar, else oci)')
-    .option('-t, --tag <name:tag>', 'the image reference recorded in the output', 'linkerd/proxy:dev')
-    .option('--arch <arch>', "architecture to build (repeatable or comma-separated; default: the config's archs, else this machine's)", collect)
-    .option(
-      '--packages <dir>',
-      "a local package repository (.deb files, or an apk repository with APKINDEX.tar.gz); replaces the config's repositories (repeatable)",
-      collect,
-    )
-    .option('--sbom <file>', 'also write an SPDX 2.3 JSON SBOM of every package and file')
-    .option('--push <registry/repo:tag>', 'push the image to a registry (OCI distribution API)')
-    .option('--insecure', 'push over plain HTTP (loopback registries only)', false)
-    .addHelpText('after', EXAMPLES)
-    .action(async (config: string | undefined, raw: Record<string, unknown>) => {
-      const opts = parse(buildFlags, raw);
-      const env = process.env;
-      const spinner = await spinnerFor(process.stderr);
-      // Ctrl-C (or SIGTERM, SIGHUP) stops the build between entries; core then removes its temporary
-      // files and exits with the signal's shell code.
-      const interrupt = new AbortController();
-      const onSignal = (signal: NodeJS.Signals) => {
-        interrupt.abort(signal);
-      };
-      for (const s of INTERRUPTS) process.once(s, onSignal);
-      const { buildImage } = await import('../../core/image/build.js');
-      spinner.start('building');
-      const result = await buildImage({
-        config,
-        cwd: process.cwd(),
-        output: opts.output,
-        format: opts.format,
-        tag: opts.tag,
-        archs: opts.arch,
-        packages: opts.packages,
-        sbom: opts.sbom,
-        sourceDateEpoch: env.SOURCE_DATE_EPOCH ? parse(epochSchema, env.SOURCE_DATE_EPOCH) : undefined,
-        push: opts.push
-          ? {
-              reference: opts.push,
-              insecure: opts.insecure,
-              credentials: {
-                username: env.LINKERD_REGISTRY_USERNAME,
-                password: env.LINKERD_REGISTRY_PASSWORD,
-                dockerConfigDir: env.DOCKER_CONFIG ?? (env.HOME ? `${env.HOME}/.docker` : undefined),
-              },
-            }
-          : undefined,
-        progress: (t) => spinner.text(t),
-        signal: interrupt.signal,
-      }).finally(() => {
-        spinner.stop();
-        for (const s of INTERRUPTS) process.off(s, onSignal);
-      });
-      printImageResult(result);
+const build: CommandSpec = {
+  name: 'build',
+  summary: 'Build an OCI image from an apko-style config (default: the embedded proxy config)',
+  args: [{ name: 'CONFIG', help: 'image config (apko schema plus files and capabilities)' }],
+  flags: [
+    { name: 'output', short: 'o', type: 'string', help: 'where to write the image: a directory (OCI layout) or FILE.tar' },
+    { name: 'format', type: 'string', help: 'oci | oci-archive | docker-archive (default: docker-archive for *.tar, else oci)' },
+    { name: 'tag', short: 't', type: 'string', default: 'linkerd/proxy:dev', help: 'the image reference recorded in the output' },
+    { name: 'arch', type: 'strings', help: "architecture to build (repeatable or comma-separated; default: the config's archs, else this machine's)" },
+    {
+      name: 'packages',
+      type: 'strings',
+      help: "a local package repository (.deb files, or an apk repository with APKINDEX.tar.gz); replaces the config's repositories (repeatable)",
+    },
+    { name: 'sbom', type: 'string', help: 'also write an SPDX 2.3 JSON SBOM of every package and file' },
+    { name: 'push', type: 'string', help: 'push the image to a registry (OCI distribution API)' },
+    { name: 'insecure', type: 'bool', default: false, help: 'push over plain HTTP (loopback registries only)' },
+  ],
+  // Shown after the flags, as this command always has.
+  configure: (cmd) => cmd.addHelpText('after', EXAMPLES),
+  run: async ({ args, flags, io }) => {
+    const config = args[0] as string | undefined;
+    const opts = parse(buildFlags, flags);
+    const env = io.env;
+    const spinner = await spinnerFor(io.stderr, env);
+    // Ctrl-C (or SIGTERM, SIGHUP) stops the build between entries; core then removes its temporary
+    // files and exits with the signal's shell code.
+    const interrupt = new AbortController();
+    const onSignal = (signal: NodeJS.Signals) => {
+      interrupt.abort(signal);
+    };
+    for (const s of INTERRUPTS) process.once(s, onSignal);
+    const { buildImage } = await import('../../core/image/build.js');
+    spinner.start('building');
+    const result = await buildImage({
+      config,
+      cwd: process.cwd(),
+      output: opts.output,
+      format: opts.format,
+      tag: opts.tag,
+      archs: opts.arch,
+      packages: opts.packages,
+      sbom: opts.sbom,
+      sourceDateEpoch: env.SOURCE_DATE_EPOCH ? parse(epochSchema, env.SOURCE_DATE_EPOCH) : undefined,
+      push: opts.push
+        ? {
+            reference: opts.push,
+            insecure: opts.insecure,
+            credentials: {
+              username: env.LINKERD_REGISTRY_USERNAME,
+              password: env.LINKERD_REGISTRY_PASSWORD,
+              dockerConfigDir: env.DOCKER_CONFIG ?? (env.HOME ? `${env.HOME}/.docker` : undefined),
+            },
+          }
+        : undefined,
+      progress: (t) => spinner.text(t),
+      signal: interrupt.signal,
+    }).finally(() => {
+      spinner.stop();
+      for (const s of INTERRUPTS) process.off(s, onSignal);
     });
-  image
-    .command('config')
-    .description('Print the embedded image config (the proxy runtime), to start your own from')
-    .action(async () => {
-      const { defaultImageConfig } = await import('../../../templates/image/proxy-runtime.js');
-      process.stdout.write(defaultImageConfig);
-    });
-  return image;
-}
+    printImageResult(result, io);
+  },
+};
+
+const config: CommandSpec = {
+  name: 'config',
+  summary: 'Print the embedded image config (the proxy runtime), to start your own from',
+  run: async ({ io }) => {
+    const { defaultImageConfig } = await import('../../../templates/image/proxy-runtime.js');
+    io.stdout.write(defaultImageConfig);
+  },
+};
+
+export const command: CommandBody = { subcommands: [build, config] };

@@ -1,10 +1,7 @@
-import type { Command } from 'commander';
 import * as z from 'zod';
 import { type ControlPlaneFlagSet, controlPlaneChart } from '../../core/values/controlPlaneChart.js';
-import { acceptGoBools, addBoolFlag } from '../flags/boolFlags.js';
 import { addValueFlags, readSetFlags } from '../flags/valueFlags.js';
-import { resolveGlobals } from '../globals.js';
-import { setExamples } from '../help/cobraHelp.js';
+import type { CommandBody } from '../kit/command.js';
 import { manifestFormat } from '../output/manifest.js';
 import { painterFor } from '../output/terminal.js';
 
@@ -35,35 +32,35 @@ const EXAMPLES = `
   # A directory (recursively) or an https:// URL work too.
   linkerd inject ./manifests/ | kubectl apply -f -`;
 
-export function register(program: Command): Command {
-  const cmd = program
-    .command('inject')
-    .description('Add the Linkerd proxy to a Kubernetes config: files, directories, https:// URLs or - (stdin)')
-    .argument('[CONFIG-FILE...]', 'manifests to inject');
-  setExamples(cmd, EXAMPLES);
-  addValueFlags(cmd, controlPlaneChart, FLAG_SETS);
-  addBoolFlag(cmd, '--manual', 'Include the proxy sidecar container spec in the YAML output (the full spec, not just the annotation)', { default: false });
-  addBoolFlag(cmd, '--ignore-cluster', 'Do not read the Linkerd configuration from the current cluster; use defaults and --values', { default: false });
-  addBoolFlag(cmd, '--enable-debug-sidecar', 'Inject a debug sidecar for data plane debugging', { default: false });
-  cmd
-    .option('--close-wait-timeout <duration>', 'Sets nf_conntrack_tcp_timeout_close_wait', '0s')
-    .option('-o, --output <format>', 'Output format, one of: json|yaml (default: the format of the input)')
-    .option('--values <file>', "Chart values, or a saved linkerd-config ConfigMap, to use instead of the cluster's (implies --ignore-cluster)")
-    .option('--identity-trust-anchors-file <file>', "PEM trust anchors for --manual (instead of those in the cluster's linkerd-config)");
-  addBoolFlag(cmd, '--linkerd-cni-enabled', "With --manual, use the linkerd-cni plugin's network validator instead of proxy-init");
-  acceptGoBools(cmd);
-
-  return cmd.action(async (files: string[], flags: unknown) => {
+export const command: CommandBody = {
+  args: [{ name: 'CONFIG-FILE', help: 'manifests to inject', variadic: true }],
+  examples: EXAMPLES,
+  configure: (cmd) => addValueFlags(cmd, controlPlaneChart, FLAG_SETS),
+  flags: [
+    {
+      name: 'manual',
+      type: 'bool',
+      default: false,
+      help: 'Include the proxy sidecar container spec in the YAML output (the full spec, not just the annotation)',
+    },
+    { name: 'ignore-cluster', type: 'bool', default: false, help: 'Do not read the Linkerd configuration from the current cluster; use defaults and --values' },
+    { name: 'enable-debug-sidecar', type: 'bool', default: false, help: 'Inject a debug sidecar for data plane debugging' },
+    { name: 'close-wait-timeout', type: 'duration', default: '0s', help: 'Sets nf_conntrack_tcp_timeout_close_wait' },
+    { name: 'output', short: 'o', type: 'string', help: 'Output format, one of: json|yaml (default: the format of the input)' },
+    { name: 'values', type: 'string', help: "Chart values, or a saved linkerd-config ConfigMap, to use instead of the cluster's (implies --ignore-cluster)" },
+    { name: 'identity-trust-anchors-file', type: 'string', help: "PEM trust anchors for --manual (instead of those in the cluster's linkerd-config)" },
+    { name: 'linkerd-cni-enabled', type: 'bool', help: "With --manual, use the linkerd-cni plugin's network validator instead of proxy-init" },
+  ],
+  run: async ({ args, flags, globals, io, command: cmd }) => {
     const opts = InjectOptionsSchema.parse(flags);
-    const globals = resolveGlobals(program);
-    const paint = await painterFor(process.stderr);
+    const paint = await painterFor(io.stderr, io.env);
     const { runInject } = await import('../../core/inject/index.js');
     const { injectText, printTransform } = await import('../output/inject.js');
     const result = await runInject({
-      inputs: files,
+      inputs: args[0] as string[],
       manual: opts.manual,
       output: opts.output === undefined ? 'auto' : manifestFormat(opts.output),
-      flags: readSetFlags(cmd, controlPlaneChart, FLAG_SETS),
+      flags: readSetFlags(cmd, controlPlaneChart, FLAG_SETS, io.env),
       debugSidecar: opts.enableDebugSidecar,
       closeWaitTimeout: opts.closeWaitTimeout,
       base: {
@@ -76,6 +73,6 @@ export function register(program: Command): Command {
       },
     });
     const text = injectText(result, { verbose: globals.verbose, glyphs: { ok: paint.green('√'), warn: paint.yellow('‼') } });
-    process.exitCode = await printTransform(result, text, process.stdout, process.stderr);
-  });
-}
+    return printTransform(result, text, io.stdout, io.stderr);
+  },
+};

@@ -1,13 +1,10 @@
-import type { Command } from 'commander';
 import * as z from 'zod';
 import { UserError } from '../../core/errors.js';
 import { checkSecretFileTarget, writeSecretFile } from '../../core/files/writeSecretFile.js';
 import { type ControlPlaneFlagSet, controlPlaneChart } from '../../core/values/controlPlaneChart.js';
-import { acceptGoBools } from '../flags/boolFlags.js';
 import { addHelmValueFlags, HelmValueOptions } from '../flags/helmValues.js';
 import { addValueFlags, readSetFlags } from '../flags/valueFlags.js';
-import { resolveGlobals } from '../globals.js';
-import { setExamples } from '../help/cobraHelp.js';
+import type { CommandBody } from '../kit/command.js';
 import { manifestFormat, renderManifest } from '../output/manifest.js';
 import { notesText } from '../output/sanitize.js';
 
@@ -24,26 +21,38 @@ const InstallOptionsSchema = HelmValueOptions.extend({
   identityIssuerValidity: z.string(),
 });
 
-export function register(program: Command): Command {
-  const cmd = program.command('install').description('Output Kubernetes configs to install Linkerd');
-  setExamples(
-    cmd,
+export const command: CommandBody = {
+  examples:
     '  # Install CRDs first.\n  linkerd install --crds | kubectl apply -f -\n\n  # Install the core control plane.\n  linkerd install | kubectl apply -f -',
-  );
-  addValueFlags(cmd, controlPlaneChart, FLAG_SETS);
-  addHelmValueFlags(cmd)
-    .option('--crds', 'Install Linkerd CRDs', false)
-    .option('--ignore-cluster', 'Ignore the current Kubernetes cluster when checking for existing cluster configuration (default false)', false)
-    .option('-o, --output <format>', 'Output format. One of: json|yaml', 'yaml')
-    .option('--identity-trust-anchor-key-out <file>', 'Write the generated trust anchor private key to this new file (mode 0600), to issue new issuers later')
-    .option('--force', 'With --identity-trust-anchor-key-out: replace an existing file (atomically, never writing through it)', false)
-    .option('--identity-anchor-validity <duration>', 'Validity of a generated trust anchor', '8760h')
-    .option('--identity-issuer-validity <duration>', 'Validity of a generated issuer certificate', '8760h');
-  acceptGoBools(cmd);
-
-  return cmd.action(async (flags: unknown) => {
+  configure: (cmd) => {
+    addValueFlags(cmd, controlPlaneChart, FLAG_SETS);
+    addHelmValueFlags(cmd);
+  },
+  flags: [
+    { name: 'crds', type: 'bool', default: false, help: 'Install Linkerd CRDs' },
+    {
+      name: 'ignore-cluster',
+      type: 'bool',
+      default: false,
+      help: 'Ignore the current Kubernetes cluster when checking for existing cluster configuration (default false)',
+    },
+    { name: 'output', short: 'o', type: 'string', default: 'yaml', help: 'Output format. One of: json|yaml' },
+    {
+      name: 'identity-trust-anchor-key-out',
+      type: 'string',
+      help: 'Write the generated trust anchor private key to this new file (mode 0600), to issue new issuers later',
+    },
+    {
+      name: 'force',
+      type: 'bool',
+      default: false,
+      help: 'With --identity-trust-anchor-key-out: replace an existing file (atomically, never writing through it)',
+    },
+    { name: 'identity-anchor-validity', type: 'duration', default: '8760h', help: 'Validity of a generated trust anchor' },
+    { name: 'identity-issuer-validity', type: 'duration', default: '8760h', help: 'Validity of a generated issuer certificate' },
+  ],
+  run: async ({ flags, globals, io, command: cmd }) => {
     const opts = InstallOptionsSchema.parse(flags);
-    const globals = resolveGlobals(program);
     const format = manifestFormat(opts.output);
     const keyOut = opts.identityTrustAnchorKeyOut;
     const keyFile = { force: opts.force, label: '--identity-trust-anchor-key-out', forceFlag: '--force' };
@@ -56,7 +65,7 @@ export function register(program: Command): Command {
       namespace: globals.linkerdNamespace,
       cluster: opts.ignoreCluster ? undefined : globals,
       crds: opts.crds,
-      flags: readSetFlags(cmd, controlPlaneChart, FLAG_SETS),
+      flags: readSetFlags(cmd, controlPlaneChart, FLAG_SETS, io.env),
       valuesFiles: opts.values,
       set: opts.set,
       setString: opts.setString,
@@ -67,7 +76,7 @@ export function register(program: Command): Command {
     });
     const manifest = renderManifest(result.objects, format);
     if (keyOut !== undefined && result.trustAnchorKeyPem) writeSecretFile(keyOut, result.trustAnchorKeyPem, keyFile);
-    process.stderr.write(notesText(result.notes));
-    process.stdout.write(manifest);
-  });
-}
+    io.stderr.write(notesText(result.notes));
+    io.stdout.write(manifest);
+  },
+};

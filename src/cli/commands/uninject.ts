@@ -1,6 +1,5 @@
-import type { Command } from 'commander';
 import * as z from 'zod';
-import { setExamples } from '../help/cobraHelp.js';
+import type { CommandBody } from '../kit/command.js';
 import { manifestFormat } from '../output/manifest.js';
 
 const EXAMPLES = `
@@ -12,18 +11,15 @@ const EXAMPLES = `
 
 const UninjectOptionsSchema = z.object({ output: z.string().optional() });
 
-export function register(program: Command): Command {
-  const cmd = program
-    .command('uninject')
-    .description('Remove the Linkerd proxy from a Kubernetes config: files, directories, https:// URLs or - (stdin)')
-    .argument('[CONFIG-FILE...]', 'manifests to uninject')
-    .option('-o, --output <format>', 'Output format, one of: json|yaml (default: the format of the input)');
-  setExamples(cmd, EXAMPLES);
-  return cmd.action(async (files: string[], flags: unknown) => {
+export const command: CommandBody = {
+  args: [{ name: 'CONFIG-FILE', help: 'manifests to uninject', variadic: true }],
+  flags: [{ name: 'output', short: 'o', type: 'string', help: 'Output format, one of: json|yaml (default: the format of the input)' }],
+  examples: EXAMPLES,
+  run: async ({ args, flags, io }) => {
     const opts = UninjectOptionsSchema.parse(flags);
     const { runUninject } = await import('../../core/inject/index.js');
     const { printTransform, uninjectText } = await import('../output/inject.js');
-    const result = await runUninject({ inputs: files, output: opts.output === undefined ? 'auto' : manifestFormat(opts.output) });
-    process.exitCode = await printTransform(result, uninjectText(result), process.stdout, process.stderr);
-  });
-}
+    const result = await runUninject({ inputs: args[0] as string[], output: opts.output === undefined ? 'auto' : manifestFormat(opts.output) });
+    return printTransform(result, uninjectText(result), io.stdout, io.stderr);
+  },
+};

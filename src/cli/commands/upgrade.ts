@@ -1,11 +1,8 @@
-import type { Command } from 'commander';
 import * as z from 'zod';
 import { type ControlPlaneFlagSet, controlPlaneChart } from '../../core/values/controlPlaneChart.js';
-import { acceptGoBools, addBoolFlag } from '../flags/boolFlags.js';
 import { addHelmValueFlags, HelmValueOptions, OutputOption } from '../flags/helmValues.js';
 import { addValueFlags, readSetFlags } from '../flags/valueFlags.js';
-import { resolveGlobals } from '../globals.js';
-import { setExamples } from '../help/cobraHelp.js';
+import type { CommandBody } from '../kit/command.js';
 import { manifestFormat, renderManifest } from '../output/manifest.js';
 import { notesText } from '../output/sanitize.js';
 
@@ -34,21 +31,30 @@ const EXAMPLES = `
   # Render offline from the manifest of an earlier install
   linkerd upgrade --from-manifests linkerd.yaml > upgrade.yaml`;
 
-export function register(program: Command): Command {
-  const cmd = program.command('upgrade').summary('Output Kubernetes configs to upgrade an existing Linkerd control plane').description(LONG);
-  setExamples(cmd, EXAMPLES);
-  addValueFlags(cmd, controlPlaneChart, FLAG_SETS);
-  addHelmValueFlags(cmd);
-  addBoolFlag(cmd, '--crds', 'Upgrade Linkerd CRDs', { default: false });
-  addBoolFlag(cmd, '--force', 'Force upgrade operation even when issuer certificate does not work with the trust anchors of all proxies', { default: false });
-  cmd
-    .option('--from-manifests <file>', 'Read config from a Linkerd install YAML rather than from Kubernetes (a file, a URL, or - for standard input)')
-    .option('-o, --output <format>', 'Output format. One of: json|yaml', 'yaml');
-  acceptGoBools(cmd);
-
-  return cmd.action(async (flags: unknown) => {
+export const command: CommandBody = {
+  long: LONG,
+  examples: EXAMPLES,
+  configure: (cmd) => {
+    addValueFlags(cmd, controlPlaneChart, FLAG_SETS);
+    addHelmValueFlags(cmd);
+  },
+  flags: [
+    { name: 'crds', type: 'bool', default: false, help: 'Upgrade Linkerd CRDs' },
+    {
+      name: 'force',
+      type: 'bool',
+      default: false,
+      help: 'Force upgrade operation even when issuer certificate does not work with the trust anchors of all proxies',
+    },
+    {
+      name: 'from-manifests',
+      type: 'string',
+      help: 'Read config from a Linkerd install YAML rather than from Kubernetes (a file, a URL, or - for standard input)',
+    },
+    { name: 'output', short: 'o', type: 'string', default: 'yaml', help: 'Output format. One of: json|yaml' },
+  ],
+  run: async ({ flags, globals, io, command: cmd }) => {
     const opts = UpgradeOptions.parse(flags);
-    const globals = resolveGlobals(program);
     const format = manifestFormat(opts.output);
     const { renderUpgrade } = await import('../../core/install/index.js');
     const result = await renderUpgrade({
@@ -57,14 +63,14 @@ export function register(program: Command): Command {
       crds: opts.crds,
       fromManifests: opts.fromManifests,
       force: opts.force,
-      flags: readSetFlags(cmd, controlPlaneChart, FLAG_SETS),
+      flags: readSetFlags(cmd, controlPlaneChart, FLAG_SETS, io.env),
       valuesFiles: opts.values,
       set: opts.set,
       setString: opts.setString,
       setFile: opts.setFile,
     });
     const manifest = renderManifest(result.objects, format);
-    process.stderr.write(notesText(result.notes));
-    process.stdout.write(manifest);
-  });
-}
+    io.stderr.write(notesText(result.notes));
+    io.stdout.write(manifest);
+  },
+};

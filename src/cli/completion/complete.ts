@@ -1,4 +1,6 @@
 import type { Command, Option } from 'commander';
+import type { CompletionContext, CompletionSource } from '../kit/family.js';
+import { completionSourceOf } from '../kit/flags.js';
 
 /*
  * `linkerd __complete WORD... CURRENT`: what the shell scripts ask for on TAB, answered from the
@@ -8,29 +10,11 @@ import type { Command, Option } from 'commander';
  */
 
 /** Where values of one flag come from. */
-export type ValueSource = (ctx: CompletionContext) => Promise<string[]>;
+export type ValueSource = CompletionSource;
+export type { CompletionContext };
 
-export interface CompletionContext {
-  /** The kubeconfig selection typed so far (`--kubeconfig`, `--context`). */
-  kubeconfig?: string;
-  context?: string;
-}
-
-export interface CompletionSources {
-  namespaces: ValueSource;
-  contexts: ValueSource;
-  checkSelectors: ValueSource;
-}
-
-/** Flags whose values come from a source rather than from the help text. */
-const SOURCE_OF_FLAG: Readonly<Record<string, keyof CompletionSources>> = {
-  '--namespace': 'namespaces',
-  '--linkerd-namespace': 'namespaces',
-  '--cni-namespace': 'namespaces',
-  '--context': 'contexts',
-  '--skip': 'checkSelectors',
-  '--only': 'checkSelectors',
-};
+/** The families' named sources; a flag names its own (FlagSpec.completion). */
+export type CompletionSources = Readonly<Record<string, ValueSource>>;
 
 const argumentChoices = new WeakMap<Command, readonly string[]>();
 
@@ -67,8 +51,9 @@ export function choicesFromHelp(o: Option): string[] {
 }
 
 async function valuesOf(o: Option, ctx: CompletionContext, sources: CompletionSources): Promise<string[]> {
-  const source = o.long === undefined ? undefined : SOURCE_OF_FLAG[o.long];
-  if (source) return sources[source](ctx);
+  const name = completionSourceOf(o);
+  const source = name === undefined ? undefined : sources[name];
+  if (source) return source(ctx);
   return choicesFromHelp(o);
 }
 

@@ -1,9 +1,9 @@
-import type { CompletionContext, CompletionSources } from './complete.js';
+import type { CompletionContext } from '../kit/family.js';
 
 /*
  * Where completion values come from: namespaces from the cluster (one LIST, short deadline — a
  * TAB must never hang), contexts from the kubeconfig, check ids and categories from the registry.
- * Any failure completes nothing.
+ * Any failure completes nothing. The core family declares them by name (src/families/core).
  */
 
 /** A TAB waits this long for the API server at most. */
@@ -25,7 +25,7 @@ function withDeadline<T>(work: Promise<T>, ms: number, fallback: T): Promise<T> 
   });
 }
 
-async function namespaces(ctx: CompletionContext): Promise<string[]> {
+export async function namespaces(ctx: CompletionContext): Promise<string[]> {
   const { connectKube } = await import('../../core/kube/kubeClient.js');
   const listed = (async () => {
     const client = await connectKube({ kubeconfig: ctx.kubeconfig, context: ctx.context, asGroup: [] }, { timeoutMs: CLUSTER_DEADLINE_MS });
@@ -39,7 +39,7 @@ async function namespaces(ctx: CompletionContext): Promise<string[]> {
   return withDeadline(listed, CLUSTER_DEADLINE_MS, []);
 }
 
-async function contexts(ctx: CompletionContext): Promise<string[]> {
+export async function contexts(ctx: CompletionContext): Promise<string[]> {
   const { loadKubeConfig } = await import('../../core/kube/kubeconfig.js');
   try {
     const resolved = await loadKubeConfig({ kubeconfig: ctx.kubeconfig, asGroup: [] });
@@ -49,10 +49,8 @@ async function contexts(ctx: CompletionContext): Promise<string[]> {
   }
 }
 
-async function checkSelectors(): Promise<string[]> {
+export async function checkSelectors(): Promise<string[]> {
   const { ALL_CHECKS } = await import('../../core/check/index.js');
   const { CATEGORIES } = await import('../../core/check/categories.js');
   return [...ALL_CHECKS.map((c) => c.id), ...CATEGORIES.map((c) => c.id)];
 }
-
-export const completionSources: CompletionSources = { namespaces, contexts, checkSelectors };

@@ -3,6 +3,7 @@ import { DEFAULT_TIMEOUT_MS, DEFAULT_VERSIONCHECK_TIMEOUT_MS, VERSIONCHECK_URL, 
 import { parseSelection } from '../../core/check/selection.js';
 import type { CheckMode } from '../../core/check/types.js';
 import { UserError } from '../../core/errors.js';
+import { invalidArgument } from '../../core/goFlags.js';
 import type { KubeObject } from '../../core/kube/resources.js';
 import { formatGoDuration, parseGoDuration } from '../../core/values/index.js';
 import { clientVersion } from '../../core/version.js';
@@ -46,7 +47,7 @@ function durationMs(flag: string, value: string): number {
     if (ns < 0n) throw new UserError(`negative duration ${JSON.stringify(value)}`);
     return Number(ns / 1_000_000n);
   } catch (e) {
-    throw new UserError(`invalid argument "${value}" for "--${flag}" flag: ${(e as Error).message}`);
+    throw invalidArgument(value, flag, (e as Error).message);
   }
 }
 

@@ -15,6 +15,11 @@ export function setExamples(cmd: Command, examples: string): Command {
   return cmd;
 }
 
+/** The examples setExamples recorded, or ''. */
+export function examplesOfCommand(cmd: Command): string {
+  return examplesOf.get(cmd) ?? '';
+}
+
 /** pflag's type names, for the placeholders commands use; anything else is a string. */
 const GO_TYPES = new Set(['string', 'int', 'uint', 'duration', 'strings', 'stringArray', 'float']);
 
@@ -86,6 +91,17 @@ function inheritedFlagRows(cmd: Command): FlagRow[] {
   return rows;
 }
 
+/** pflag's FlagUsages of the command's own flags (help included) and of those it inherits ('' when none). */
+export function flagUsageTexts(cmd: Command): { local: string; inherited: string } {
+  const inherited = inheritedFlagRows(cmd);
+  return { local: flagUsages(localFlagRows(cmd)), inherited: inherited.length > 0 ? flagUsages(inherited) : '' };
+}
+
+/** cobra's UseLine: `linkerd install [flags]`, with the operands. */
+export function useLine(cmd: Command): string {
+  return `${commandPath(cmd)} [flags]${argumentsUsage(cmd)}`;
+}
+
 /** ` NAME`, ` [NAME]`, ` [NAME...]`: required, optional, repeatable. */
 function argumentsUsage(cmd: Command): string {
   return cmd.registeredArguments
@@ -97,7 +113,7 @@ function argumentsUsage(cmd: Command): string {
 }
 
 /** The one-line summary cobra lists a subcommand with. */
-function shortOf(cmd: Command): string {
+export function shortOf(cmd: Command): string {
   if (cmd.name() === 'help') return 'Help about any command';
   return (cmd.summary() || cmd.description()).split('\n')[0] ?? '';
 }
@@ -111,7 +127,7 @@ export function cobraHelp(cmd: Command, helper: Help): string {
   if (description) out.push(description, '');
   out.push('Usage:');
   // A group that also runs on its own (it takes arguments, e.g. `identity [POD...]`) shows both lines.
-  if (subcommands.length === 0 || cmd.registeredArguments.length > 0) out.push(`  ${path} [flags]${argumentsUsage(cmd)}`);
+  if (subcommands.length === 0 || cmd.registeredArguments.length > 0) out.push(`  ${useLine(cmd)}`);
   if (subcommands.length > 0) out.push(`  ${path} [command]`);
   if (cmd.aliases().length > 0) out.push('', 'Aliases:', `  ${[cmd.name(), ...cmd.aliases()].join(', ')}`);
   const examples = examplesOf.get(cmd);

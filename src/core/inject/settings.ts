@@ -1,5 +1,6 @@
 import { UserError } from '../errors.js';
 import type { SetFlag } from '../values/chart.js';
+import { invalidArgument } from '../goFlags.js';
 import { assertFlagValues } from '../values/composeValues.js';
 import { applyFlags, controlPlaneChart } from '../values/controlPlaneChart.js';
 import { normalizeGoDuration } from '../values/duration.js';
@@ -57,7 +58,7 @@ export function proxySettings(input: ProxySettingsInput): ProxySettings {
     try {
       d = normalizeGoDuration(input.closeWaitTimeout);
     } catch (e) {
-      throw new UserError(`invalid argument ${JSON.stringify(input.closeWaitTimeout)} for "--close-wait-timeout" flag: ${(e as Error).message}`);
+      throw invalidArgument(input.closeWaitTimeout, 'close-wait-timeout', (e as Error).message);
     }
     if (d !== '0s') cliAnnotations.set(CLOSE_WAIT_ANNOTATION, d);
   }

@@ -1,5 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import yaml from 'js-yaml';
 import { renderControlPlane, type ControlPlaneContext, type RenderedObject } from '../../../templates/control-plane/index.js';
@@ -78,45 +77,6 @@ export function find<T = RenderedObject>(objects: readonly RenderedObject[], kin
   const o = objects.find((x) => x.kind === kind && x.metadata.name === name);
   if (!o) throw new Error(`no ${kind}/${name} in the render`);
   return o as T;
-}
-
-export interface CliResult {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  if (!existsSync(`${ROOT}dist/bundle/run.js`)) {
-    throw new Error('dist/ is missing: run `npm run build` before the CLI tests');
-  }
-  // No ambient cluster, namespace or registry: each test says what it wants.
-  const env: NodeJS.ProcessEnv = { ...process.env, KUBECONFIG: '/nonexistent/kubeconfig', ...extra };
-  delete env.LINKERD_NAMESPACE;
-  delete env.LINKERD_DOCKER_REGISTRY;
-  return env;
-}
-
-/** Runs the built CLI (`bin/linkerd …`, its launcher included); build first with `npm run build`. */
-export function runCli(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string } = {}): CliResult {
-  const r = spawnSync(`${ROOT}bin/linkerd`, args, { cwd: ROOT, env: cliEnv(opts.env), encoding: 'utf8', input: opts.input, timeout: 60_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-/**
- * Like runCli, without blocking this process: needed when the test process also serves the
- * loopback API server the CLI talks to.
- */
-export function runCliAsync(args: string[], opts: { env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(`${ROOT}bin/linkerd`, args, { cwd: ROOT, env: cliEnv(opts.env), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
 }
 
 /** The documents of a `---`-separated YAML stream. */

@@ -1,0 +1,100 @@
+import type { Command } from 'commander';
+import type { GlobalOptions } from '../globals.js';
+import { setArgumentChoices } from '../completion/complete.js';
+import { setExamples } from '../help/cobraHelp.js';
+import { setDashDashRewrite, type DashDashRewrite } from './argv.js';
+import { addFlags, type FlagSpec } from './flags.js';
+import type { CliIo } from './io.js';
+
+/*
+ * A command as data: its summary and help, operands, flags, examples and subcommands, and what it
+ * runs. The kit turns it into commander commands; the action gets the operands, the flags, the
+ * global flags (resolved once, before any action) and the streams to write to.
+ */
+
+export interface ArgSpec {
+  /** As usage shows it (`CONFIG-FILE`, `shell`). */
+  name: string;
+  help: string;
+  required?: boolean;
+  variadic?: boolean;
+  /** Values TAB offers (e.g. the shells of `completion`). */
+  choices?: readonly string[];
+}
+
+export interface RunContext {
+  /** The operands, one entry per declared argument (an array for a variadic one). */
+  args: unknown[];
+  /** The command's own flags as commander parsed them (attribute names: `ignoreCluster`). */
+  flags: Record<string, unknown>;
+  globals: GlobalOptions;
+  io: CliIo;
+  /** The commander command, for readers of flag tables declared through `configure`. */
+  command: Command;
+}
+
+/** Resolves to the exit code, or to nothing for 0. */
+export type RunCommand = (ctx: RunContext) => Promise<number> | Promise<void>;
+
+/** A top-level command's body; its name, aliases and summary come from its family's declaration. */
+export interface CommandBody {
+  /** cobra's Long: the text atop its help (the summary when omitted). */
+  long?: string;
+  args?: readonly ArgSpec[];
+  flags?: readonly FlagSpec[];
+  /** Flags another table declares (the values flags), and other commander settings. */
+  configure?: (cmd: Command) => void;
+  examples?: string;
+  subcommands?: readonly CommandSpec[];
+  dashDash?: DashDashRewrite;
+  run?: RunCommand;
+}
+
+export interface CommandSpec extends CommandBody {
+  name: string;
+  aliases?: readonly string[];
+  summary: string;
+}
+
+/** What every action of one run shares: the streams, and the globals once resolved. */
+export interface RunSession {
+  io: CliIo;
+  globals(): GlobalOptions;
+  /** The exit code of the action that ran. */
+  exitCode: number;
+}
+
+/** The cobra Short and Long of `spec` on `cmd`. */
+function describe(cmd: Command, spec: Pick<CommandSpec, 'summary' | 'long' | 'aliases'>): Command {
+  cmd.summary(spec.summary).description(spec.long ?? spec.summary);
+  if (spec.aliases && spec.aliases.length > 0) cmd.aliases([...spec.aliases]);
+  return cmd;
+}
+
+/** A command help can list without its module: name, aliases and summary only. */
+export function addCommandStub(parent: Command, head: Pick<CommandSpec, 'name' | 'summary' | 'aliases'>): Command {
+  return describe(parent.command(head.name), head);
+}
+
+/** Declares `spec` (and its subcommands) under `parent`. */
+export function addCommand(parent: Command, spec: CommandSpec, session: RunSession): Command {
+  const cmd = describe(parent.command(spec.name), spec);
+  for (const a of spec.args ?? []) {
+    const name = `${a.name}${a.variadic ? '...' : ''}`;
+    cmd.argument(a.required ? `<${name}>` : `[${name}]`, a.help);
+    if (a.choices) setArgumentChoices(cmd, a.choices);
+  }
+  addFlags(cmd, spec.flags ?? []);
+  spec.configure?.(cmd);
+  if (spec.examples !== undefined) setExamples(cmd, spec.examples);
+  if (spec.dashDash) setDashDashRewrite(cmd, spec.dashDash);
+  for (const sub of spec.subcommands ?? []) addCommand(cmd, sub, session);
+  const run = spec.run;
+  if (run) {
+    cmd.action(async () => {
+      const code: unknown = await run({ args: cmd.processedArgs as unknown[], flags: cmd.opts(), globals: session.globals(), io: session.io, command: cmd });
+      session.exitCode = typeof code === 'number' ? code : 0;
+    });
+  }
+  return cmd;
+}

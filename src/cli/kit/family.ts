@@ -1,0 +1,53 @@
+import type { CheckFamilyEntry } from '../../core/check/family.js';
+import type { ChartEntry } from '../../core/values/chart.js';
+import type { CommandBody } from './command.js';
+
+/*
+ * What a command family (core, viz, multicluster, …) declares in its `index.ts`: names, summaries
+ * and loaders only, so start-up and help import nothing heavy. src/families/registry.ts lists them.
+ */
+
+/** A top-level command: how help lists it, and how to load it when it runs. */
+export interface CommandLoader {
+  name: string;
+  aliases?: readonly string[];
+  /** The one-line summary help lists (cobra's Short). */
+  summary: string;
+  load(): Promise<{ command: CommandBody }>;
+}
+
+/** What a flag value completes from (`namespaces`, `contexts`, …), given the words typed so far. */
+export interface CompletionContext {
+  /** The kubeconfig selection typed so far (`--kubeconfig`, `--context`). */
+  kubeconfig?: string;
+  context?: string;
+}
+export type CompletionSource = (ctx: CompletionContext) => Promise<string[]>;
+
+export interface FamilyDeclaration {
+  name: string;
+  commands: readonly CommandLoader[];
+  /** Named completion sources the family's flags refer to (`completion: 'namespaces'`). */
+  completions?: Readonly<Record<string, CompletionSource>>;
+  /** The family's `linkerd check` categories, run in-process when its extension is installed. */
+  checks?: CheckFamilyEntry;
+  /** The family's charts (values schema, defaults, flag sets, templates), loaded on first use. */
+  charts?: readonly ChartEntry[];
+}
+
+/** Every family's top-level commands, in declaration order. */
+export function commandLoaders(families: readonly FamilyDeclaration[]): CommandLoader[] {
+  return families.flatMap((f) => f.commands);
+}
+
+/** The named completion sources of every family (a later family cannot replace an earlier one's). */
+export function completionSources(families: readonly FamilyDeclaration[]): Record<string, CompletionSource> {
+  const out: Record<string, CompletionSource> = {};
+  for (const f of families) {
+    for (const [name, source] of Object.entries(f.completions ?? {})) {
+      if (name in out) throw new Error(`completion source ${name} of family ${f.name} is already declared`);
+      out[name] = source;
+    }
+  }
+  return out;
+}

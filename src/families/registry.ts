@@ -1,0 +1,5 @@
+import type { FamilyDeclaration } from '../cli/kit/family.js';
+import { core } from './core/index.js';
+
+/** The command families of this CLI: one line each. */
+export const FAMILIES: readonly FamilyDeclaration[] = [core];
