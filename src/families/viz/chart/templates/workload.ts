@@ -179,6 +179,7 @@ export function vizDeployment(values: VizValues, ctx: VizContext, d: VizDeployme
     replicas: d.replicas,
     revisionHistoryLimit: values.revisionHistoryLimit,
     selector: { matchLabels: selector },
+    ...(d.strategy ? { strategy: d.strategy } : {}),
     template: {
       metadata: {
         annotations: {
@@ -195,7 +196,6 @@ export function vizDeployment(values: VizValues, ctx: VizContext, d: VizDeployme
       spec: podSpec(values, d),
     },
   };
-  if (d.strategy) spec.strategy = d.strategy;
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
