@@ -40,7 +40,4 @@ export function createdByAnnotation(values: Values, ctx: ControlPlaneContext): R
   return { [CREATED_BY]: createdBy(values, ctx) };
 }
 
-/** Kubernetes base64 for Secret data and caBundles, of the trimmed PEM (as the chart's `b64enc (trim …)`). */
-export function b64(text: string): string {
-  return Buffer.from(text.trim(), 'utf8').toString('base64');
-}
+export { b64 } from '../shared/encoding.js';

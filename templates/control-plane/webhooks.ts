@@ -8,6 +8,7 @@ import type { Secret } from 'kubernetes-types/core/v1.js';
 import { UserError } from '../../src/core/errors.js';
 import type { Values } from '../../src/core/values/index.js';
 import type { ControlPlaneContext, WebhookKey } from './context.js';
+import { certManagerAnnotations, needsGeneratedCert, webhookTlsProblems } from '../shared/webhookTls.js';
 import { type Component, b64, clusterMeta, componentLabels, createdByAnnotation, namespacedMeta } from './metadata.js';
 
 /*
@@ -42,25 +43,12 @@ export function webhookDnsName(key: WebhookKey, namespace: string): string {
 
 /** The chart's `linkerd.webhook.validation`, with the value path in front of each message. */
 export function webhookProblems(key: WebhookKey, hook: WebhookValues): string[] {
-  const problems: string[] = [];
-  const injects = Boolean(hook.injectCaFrom || hook.injectCaFromSecret);
-  if (hook.injectCaFrom && hook.injectCaFromSecret) problems.push('injectCaFrom and injectCaFromSecret cannot both be set');
-  if (injects && hook.caBundle) problems.push('injectCaFrom or injectCaFromSecret cannot be set if providing a caBundle');
-  if (hook.externalSecret && !hook.caBundle && !injects) {
-    problems.push('if externalSecret is set, then caBundle, injectCaFrom, or injectCaFromSecret must be set');
-  }
-  if ((injects || hook.caBundle) && !hook.externalSecret) {
-    problems.push('if caBundle, injectCaFrom, or injectCaFromSecret is set, then externalSecret must be set');
-  }
-  if (Boolean(hook.crtPEM) !== Boolean(hook.keyPEM) && !hook.externalSecret) {
-    problems.push('crtPEM and keyPEM must be set together');
-  }
-  return problems.map((p) => `${key}: ${p}`);
+  return webhookTlsProblems(hook).map((p) => `${key}: ${p}`);
 }
 
 /** Whether the render needs generated credentials for this webhook (no certificate of the user's, not external). */
 export function needsGeneratedCredentials(hook: WebhookValues): boolean {
-  return !hook.externalSecret && !(hook.crtPEM && hook.keyPEM);
+  return needsGeneratedCert(hook);
 }
 
 /** The serving certificate and key the Secret holds: the user's, else the generated pair. */
@@ -100,13 +88,6 @@ function clientConfig(key: WebhookKey, values: Values, ctx: ControlPlaneContext)
     config.caBundle = b64(hook.caBundle || servingPair(key, values, ctx).crt);
   }
   return config;
-}
-
-function certManagerAnnotations(hook: WebhookValues): Record<string, string> | undefined {
-  const a: Record<string, string> = {};
-  if (hook.injectCaFrom) a['cert-manager.io/inject-ca-from'] = hook.injectCaFrom;
-  if (hook.injectCaFromSecret) a['cert-manager.io/inject-ca-from-secret'] = hook.injectCaFromSecret;
-  return Object.keys(a).length ? a : undefined;
 }
 
 const createUpdate = (apiGroups: string[], apiVersions: string[], resources: string[]): AdmissionRule => ({

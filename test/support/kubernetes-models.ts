@@ -1,5 +1,6 @@
 import * as admission from 'kubernetes-models/admissionregistration.k8s.io/v1';
 import { CustomResourceDefinition } from 'kubernetes-models/apiextensions.k8s.io/v1';
+import { APIService } from 'kubernetes-models/apiregistration.k8s.io/v1';
 import * as apps from 'kubernetes-models/apps/v1';
 import * as batch from 'kubernetes-models/batch/v1';
 import * as policy from 'kubernetes-models/policy/v1';
@@ -17,6 +18,7 @@ const MODELS: Record<string, Record<string, new (data: object) => { validate(): 
   'rbac.authorization.k8s.io/v1': rbac as never,
   'admissionregistration.k8s.io/v1': admission as never,
   'apiextensions.k8s.io/v1': { CustomResourceDefinition } as never,
+  'apiregistration.k8s.io/v1': { APIService },
 };
 
 /** Validates what is printed (the JSON form of `o`) against its kind's OpenAPI schema; throws when invalid. */
