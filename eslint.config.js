@@ -5,6 +5,7 @@ import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import layering from './eslint/layering.js';
 
 export default defineConfig(
   { ignores: ['dist/', 'node_modules/', 'coverage/'] },
@@ -26,6 +27,14 @@ export default defineConfig(
       // itself (Helm's `--set a=null`), not a Map used as an object.
       '@typescript-eslint/no-dynamic-delete': 'off',
     },
+  },
+  {
+    // The layering of docs/architecture.md: core never imports the CLI or the families, core's feature
+    // modules never import each other nor does shared core import them, families never import each
+    // other. `mainOnlyRegistry` turns on once main.ts loads commands through src/families/registry.ts.
+    files: ['src/**/*.ts'],
+    plugins: { linkerd: layering },
+    rules: { 'linkerd/layering': ['error', { root: import.meta.dirname, mainOnlyRegistry: false }] },
   },
   {
     // Plain JavaScript (benchmarks, build scripts, this file) has no types to check: the type-aware

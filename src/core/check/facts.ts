@@ -5,7 +5,7 @@ import { certificateInfo, decodeCertificates, decodePrivateKey, keyMatchesCertif
 import { parseClusterValues, type Values } from '../values/index.js';
 import type { CheckContext } from './context.js';
 import { coreOptions } from './coreOptions.js';
-import { CONTROL_PLANE_COMPONENT_LABEL, CONTROL_PLANE_NS_LABEL } from './pods.js';
+import { CONTROL_PLANE_COMPONENT_LABEL, CONTROL_PLANE_NS_LABEL } from '../mesh/names.js';
 
 /*
  * Facts several checks share, derived from one view of the cluster and computed once per

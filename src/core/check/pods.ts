@@ -1,10 +1,6 @@
-import type { Container, ContainerStatus, Pod } from 'kubernetes-types/core/v1.js';
+import type { ContainerStatus, Pod } from 'kubernetes-types/core/v1.js';
 import { PROXY_CONTAINER_NAME } from '../kube/proxyVersion.js';
 import type { TerminalState } from './types.js';
-
-export const CONTROL_PLANE_NS_LABEL = 'linkerd.io/control-plane-ns';
-export const CONTROL_PLANE_COMPONENT_LABEL = 'linkerd.io/control-plane-component';
-export const TRUST_ANCHORS_ENV = 'LINKERD2_PROXY_IDENTITY_TRUST_ANCHORS';
 
 const isRestartableInit = (spec: Pod['spec'], name: string) => spec?.initContainers?.find((c) => c.name === name)?.restartPolicy === 'Always';
 
@@ -48,11 +44,6 @@ export function podStatus(pod: Pod): string {
   }
   if (pod.metadata?.deletionTimestamp) reason = pod.status?.reason === 'NodeLost' ? 'Unknown' : 'Terminating';
   return reason;
-}
-
-/** The pod's `linkerd-proxy` container (native sidecar first), if it has one. */
-export function proxyContainer(pod: Pod): Container | undefined {
-  return [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].find((c) => c.name === PROXY_CONTAINER_NAME);
 }
 
 function allStatuses(pod: Pod): ContainerStatus[] {

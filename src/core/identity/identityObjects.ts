@@ -1,8 +1,8 @@
 import type { ConfigMap, Pod, Secret } from 'kubernetes-types/core/v1.js';
-import { CONTROL_PLANE_NS_LABEL } from '../check/pods.js';
+import { CONTROL_PLANE_NS_LABEL } from '../mesh/names.js';
 import { UserError } from '../errors.js';
-import { WEBHOOK_SECRETS, type InstalledState } from '../install/renderControlPlaneFor.js';
-import { OVERRIDES_SECRET } from '../install/loadStoredValues.js';
+import { WEBHOOK_SECRETS, type InstalledState } from '../mesh/renderControlPlaneFor.js';
+import { OVERRIDES_SECRET } from '../mesh/loadStoredValues.js';
 import { connectKube, type KubeClient } from '../kube/kubeClient.js';
 import type { KubeSelection } from '../kube/kubeconfig.js';
 import { LINKERD_CONFIG, parseLinkerdConfigValues } from '../kube/linkerdConfig.js';

@@ -5,7 +5,7 @@ import { connectKube, type KubeClient } from '../kube/kubeClient.js';
 import type { KubeSelection } from '../kube/kubeconfig.js';
 import { isNotFound } from '../kube/kubeError.js';
 import { portForward } from '../kube/portForward.js';
-import { proxyContainer } from '../check/pods.js';
+import { proxyContainer } from '../mesh/proxyContainer.js';
 import { x509 } from '../pki/index.js';
 
 export interface PodIdentityRequest {

@@ -1,5 +1,6 @@
 import type { Pod } from 'kubernetes-types/core/v1.js';
-import { TRUST_ANCHORS_ENV, proxyContainer } from '../check/pods.js';
+import { TRUST_ANCHORS_ENV } from '../mesh/names.js';
+import { proxyContainer } from '../mesh/proxyContainer.js';
 import { decodeCertificates, fingerprintSha256, sha256Hex } from '../pki/index.js';
 
 export const TRUST_ROOT_ANNOTATION = 'linkerd.io/trust-root-sha256';

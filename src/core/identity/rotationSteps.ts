@@ -1,9 +1,8 @@
 import { renderControlPlane, type RenderedObject } from '../../../templates/control-plane/index.js';
 import { UserError } from '../errors.js';
 import { readBoundedFile } from '../files/readBoundedText.js';
-import { changedObjects, controlPlaneContext } from '../install/renderControlPlaneFor.js';
-import { loadStoredValues } from '../install/loadStoredValues.js';
-import { HELM_INSTALLED } from '../install/renderUpgrade.js';
+import { changedObjects, controlPlaneContext } from '../mesh/renderControlPlaneFor.js';
+import { HELM_INSTALLED, loadStoredValues } from '../mesh/loadStoredValues.js';
 import type { KubeSelection } from '../kube/kubeconfig.js';
 import {
   CLOCK_SKEW_ALLOWANCE_MS,

@@ -1,5 +1,6 @@
 import type { YAMLMap } from 'yaml';
 import type { DocEditor } from '../manifest/editor.js';
+export { LIST_KIND } from '../manifest/objectNodes.js';
 
 /*
  * What inject does with each kind (spec §3.2), as data: where the pod template is, and whether the
@@ -30,7 +31,6 @@ export const WORKLOAD_KINDS: Readonly<Record<string, WorkloadKind>> = {
 /** Kinds whose own metadata is annotated rather than a pod template. */
 export const NAMESPACE_KIND = 'namespace';
 export const SERVICE_KIND = 'service';
-export const LIST_KIND = 'list';
 
 export function workloadKind(kind: string): WorkloadKind | undefined {
   return Object.prototype.hasOwnProperty.call(WORKLOAD_KINDS, kind) ? WORKLOAD_KINDS[kind] : undefined;

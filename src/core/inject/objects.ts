@@ -1,32 +1,7 @@
 import { isMap, isScalar, isSeq, type YAMLMap } from 'yaml';
 import type { DocEditor } from '../manifest/editor.js';
 import { linePosition, positionError, type ManifestDoc } from '../manifest/stream.js';
-import { LIST_KIND } from './kinds.js';
-
-/** How a walk reads a mapping's `kind` and `items`: through a DocEditor, or the plain node API. */
-export interface ObjectReader {
-  kind(map: YAMLMap): string | undefined;
-  items(map: YAMLMap): readonly unknown[] | undefined;
-}
-
-/** Reads without an editor (nothing is tracked for later edits; aliases are not followed). */
-export const PLAIN_READER: ObjectReader = {
-  kind: (map) => {
-    const kind = map.get('kind');
-    if (kind === undefined || kind === null) return undefined;
-    return typeof kind === 'string' || typeof kind === 'number' || typeof kind === 'boolean' ? String(kind) : JSON.stringify(kind);
-  },
-  items: (map) => {
-    const items = map.get('items');
-    return isSeq(items) ? items.items : undefined;
-  },
-};
-
-/** The nodes a root mapping holds objects in: the `items` of a `kind: List` (any case), else the root itself. */
-export function objectNodes(root: YAMLMap, read: ObjectReader = PLAIN_READER): readonly unknown[] {
-  if ((read.kind(root) ?? '').toLowerCase() !== LIST_KIND) return [root];
-  return read.items(root) ?? [];
-}
+import { objectNodes } from '../manifest/objectNodes.js';
 
 function describe(node: unknown): string {
   return isSeq(node) ? 'a sequence' : isScalar(node) ? 'a scalar' : 'something else';

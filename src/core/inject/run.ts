@@ -9,7 +9,7 @@ import { clusterNamespaceAnnotations, resolveBaseValues, type BaseValuesOptions 
 import { injectStream, type InjectSettings } from './inject.js';
 import { workerOffload, workerPlan, type WorkerOffload } from './injectPool.js';
 import { NAMESPACE_KIND, workloadKind } from './kinds.js';
-import { objectNodes } from './objects.js';
+import { objectNodes } from '../manifest/objectNodes.js';
 import type { DocReport, ReportNote } from './report.js';
 import { proxySettings } from './settings.js';
 import { transformInputs } from './transform.js';

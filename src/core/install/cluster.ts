@@ -4,10 +4,10 @@ import { LINKERD_CRD_EXPECTATIONS } from '../../../templates/crds/index.js';
 import { UserError } from '../errors.js';
 import { connectKube, type KubeClient } from '../kube/kubeClient.js';
 import type { KubeSelection } from '../kube/kubeconfig.js';
-import { isNotFound } from '../kube/kubeError.js';
-import { CONTROL_PLANE_NS_LABEL } from '../check/pods.js';
-import { type GatewayApiState, gatewayApiState } from './gatewayApi.js';
-import { OVERRIDES_SECRET } from './loadStoredValues.js';
+import { CONTROL_PLANE_NS_LABEL } from '../mesh/names.js';
+import { type GatewayApiState, gatewayApiState } from '../mesh/gatewayApi.js';
+import { assertEndpointSlices } from '../mesh/endpointSlices.js';
+import { findOverridesSecret } from '../mesh/loadStoredValues.js';
 import type { ExternalIssuerData } from './identityCredentials.js';
 
 /*
@@ -117,15 +117,8 @@ export class InstallCluster {
   }
 
   /** `enableEndpointSlices` needs the discovery.k8s.io/v1 API and at least one slice. */
-  async assertEndpointSlices(): Promise<void> {
-    let slices: unknown[];
-    try {
-      slices = await this.client.list('endpointslices', { limit: 500 });
-    } catch (e) {
-      if (isNotFound(e)) throw new UserError('EndpointSlice resource not found');
-      throw e;
-    }
-    if (slices.length === 0) throw new UserError('no EndpointSlice resources exist in the cluster');
+  assertEndpointSlices(): Promise<void> {
+    return assertEndpointSlices(this.client);
   }
 
   /** The external issuer's Secret, which cert-manager (or the user) must have created. */
@@ -141,7 +134,7 @@ export class InstallCluster {
 
   /** Secret `linkerd-config-overrides`, or undefined when the control plane was not installed by the CLI. */
   overridesSecret(namespace: string): Promise<Secret | undefined> {
-    return this.client.find('secrets', OVERRIDES_SECRET, namespace);
+    return findOverridesSecret(this.client, namespace);
   }
 
   /** Pods with a `linkerd.io/control-plane-ns` label, in every namespace. */

@@ -1,5 +1,6 @@
 import type { Pod } from 'kubernetes-types/core/v1.js';
-import { proxyContainer, TRUST_ANCHORS_ENV } from '../check/pods.js';
+import { proxyContainer } from '../mesh/proxyContainer.js';
+import { TRUST_ANCHORS_ENV } from '../mesh/names.js';
 import { decodeCertificates, verifyChain } from '../pki/index.js';
 
 /*

@@ -3,11 +3,11 @@ import { UserError } from '../errors.js';
 import { defaultValues, deprecationWarnings, overridesHave, parseGoDuration, validateInstallValues } from '../values/index.js';
 import type { KubeSelection } from '../kube/kubeconfig.js';
 import type { InstallCluster } from './cluster.js';
-import { renderCrdObjects } from './crdObjects.js';
+import { renderCrdObjects } from '../mesh/crdObjects.js';
 import { initializeIdentityCredentials } from './identityCredentials.js';
-import { renderControlPlaneFor } from './renderControlPlaneFor.js';
+import { renderControlPlaneFor } from '../mesh/renderControlPlaneFor.js';
 import { composeInputs, credentialSources, type ValueInputs } from './valueInputs.js';
-import { webhookCredentials } from './webhookCredentials.js';
+import { webhookCredentials } from '../mesh/webhookCredentials.js';
 
 /** What `linkerd install` was asked to do, once flags are parsed. */
 export interface InstallRequest extends ValueInputs {

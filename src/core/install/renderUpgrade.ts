@@ -4,12 +4,12 @@ import type { KubeSelection } from '../kube/kubeconfig.js';
 import type { SourceReaders } from '../manifest/sources.js';
 import { defaultValues, deprecationWarnings, validateInstallValues, type Values } from '../values/index.js';
 import type { InstallCluster } from './cluster.js';
-import { renderCrdObjects } from './crdObjects.js';
+import { renderCrdObjects } from '../mesh/crdObjects.js';
 import { validateIssuerValues } from './identityCredentials.js';
 import type { UpgradeSource } from './upgradeSource.js';
 import { issuerUntrustedMessage, podsRejectingIssuer } from './issuerSafety.js';
-import { renderControlPlaneFor } from './renderControlPlaneFor.js';
-import { OVERRIDES_SECRET, loadStoredValues } from './loadStoredValues.js';
+import { renderControlPlaneFor } from '../mesh/renderControlPlaneFor.js';
+import { HELM_INSTALLED, OVERRIDES_SECRET, loadStoredValues } from '../mesh/loadStoredValues.js';
 import { composeInputs, credentialSources, flagSet, type ValueInputs } from './valueInputs.js';
 
 /*
@@ -44,9 +44,6 @@ export interface UpgradeResult {
 const TROUBLESHOOTING = 'For troubleshooting help, visit: https://linkerd.io/upgrade/#troubleshooting';
 
 export const CRDS_FIRST = 'Linkerd CRDs must be installed first. Run linkerd upgrade with the --crds flag:';
-
-/** Raw string of the Go source, its indentation included. */
-export const HELM_INSTALLED = `Could not find the ${OVERRIDES_SECRET} secret.\n\t\t\tIf Linkerd was installed with Helm, please use Helm to perform upgrades`;
 
 export const EXTERNAL_ISSUER = 'cannot update issuer certificates if you are using external cert management solution';
 

@@ -1,13 +1,13 @@
 import type { Node, Pod, Secret } from 'kubernetes-types/core/v1.js';
 import { UserError } from '../errors.js';
-import { CONTROL_PLANE_NS_LABEL } from '../check/pods.js';
+import { CONTROL_PLANE_NS_LABEL } from '../mesh/names.js';
 import { readManifestSources, type SourceReaders } from '../manifest/sources.js';
 import { isMap, isNode, isScalar } from 'yaml';
-import { objectNodes } from '../inject/objects.js';
+import { objectNodes } from '../manifest/objectNodes.js';
 import { toPlain } from '../manifest/positions.js';
 import { parseManifestStream } from '../manifest/stream.js';
 import { DOCKER_NODES } from './cluster.js';
-import { OVERRIDES_SECRET } from './loadStoredValues.js';
+import { OVERRIDES_SECRET } from '../mesh/loadStoredValues.js';
 
 /**
  * Where `upgrade` reads what is installed: the cluster (InstallCluster), or the output of an

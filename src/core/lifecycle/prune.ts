@@ -1,5 +1,5 @@
 import type { RenderedObject } from '../../../templates/control-plane/index.js';
-import { CONTROL_PLANE_NS_LABEL } from '../check/pods.js';
+import { CONTROL_PLANE_NS_LABEL } from '../mesh/names.js';
 import { UserError } from '../errors.js';
 import type { KubeClient } from '../kube/kubeClient.js';
 import { isKubeError } from '../kube/kubeError.js';

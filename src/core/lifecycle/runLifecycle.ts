@@ -3,10 +3,10 @@ import { UserError } from '../errors.js';
 import { connectKube } from '../kube/kubeClient.js';
 import type { KubeSelection } from '../kube/kubeconfig.js';
 import { defaultValues, validateInstallValues } from '../values/index.js';
-import { InstallCluster } from '../install/cluster.js';
-import { renderCrdObjects } from '../install/crdObjects.js';
-import { renderControlPlaneFor } from '../install/renderControlPlaneFor.js';
-import { OVERRIDES_SECRET, loadStoredValues } from '../install/loadStoredValues.js';
+import { renderCrdObjects } from '../mesh/crdObjects.js';
+import { renderControlPlaneFor } from '../mesh/renderControlPlaneFor.js';
+import { assertEndpointSlices } from '../mesh/endpointSlices.js';
+import { OVERRIDES_SECRET, findOverridesSecret, loadStoredValues } from '../mesh/loadStoredValues.js';
 import { prunableObjects } from './prune.js';
 import type { StubObject } from './stubs.js';
 import { NOTHING_TO_UNINSTALL, uninstallObjects, uninstallRefusals } from './uninstall.js';
@@ -45,8 +45,7 @@ export async function uninstall(req: LifecycleRequest & { force: boolean }): Pro
 export async function prune(req: LifecycleRequest): Promise<LifecycleResult> {
   const client = await connectKube(req.cluster, { timeoutMs: 30_000 });
   try {
-    const cluster = InstallCluster.of(client);
-    const secret = await cluster.overridesSecret(req.namespace);
+    const secret = await findOverridesSecret(client, req.namespace);
     if (!secret) throw new UserError(NOT_CLI_INSTALLED);
     let values;
     try {
@@ -55,7 +54,7 @@ export async function prune(req: LifecycleRequest): Promise<LifecycleResult> {
       throw UserError.verbatim(`failed to load stored values: ${(e as Error).message}\n`, { cause: e });
     }
     validateInstallValues(values);
-    if (values.enableEndpointSlices) await cluster.assertEndpointSlices();
+    if (values.enableEndpointSlices) await assertEndpointSlices(client);
     const expected: RenderedObject[] = [
       ...(await renderControlPlaneFor({ values, namespace: req.namespace, now: new Date() })),
       // Every CRD the chart can render, Gateway API's included: prune never offers a CRD the chart could own.

@@ -1,5 +1,5 @@
 import type { Pod } from 'kubernetes-types/core/v1.js';
-import { CONTROL_PLANE_NS_LABEL } from '../check/pods.js';
+import { CONTROL_PLANE_NS_LABEL } from '../mesh/names.js';
 import { UserError } from '../errors.js';
 import type { KubeClient } from '../kube/kubeClient.js';
 import { BUILTIN_RESOURCES, type BuiltinResource } from '../kube/resources.js';

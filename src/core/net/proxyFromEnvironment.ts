@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
-import { networkContainsIp, parseCidr, type Network } from '../check/cidr.js';
+import { networkContainsIp, parseCidr, type Network } from './cidr.js';
 import { UserError } from '../errors.js';
 
 /*

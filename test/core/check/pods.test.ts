@@ -1,7 +1,7 @@
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { describe, expect, it } from 'vitest';
 import { isFinishedJobPod, podStatus, proxyReady, terminalProblem } from '../../../src/core/check/pods.js';
-import { networkContainsCidr, networkContainsIp, parseCidr } from '../../../src/core/check/cidr.js';
+import { networkContainsCidr, networkContainsIp, parseCidr } from '../../../src/core/net/cidr.js';
 
 const pod = (status: Pod['status'], spec: Pod['spec'] = { containers: [{ name: 'app' }] }, metadata: Pod['metadata'] = { name: 'p' }): Pod => ({
   metadata,

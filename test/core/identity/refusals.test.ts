@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { inspectCluster } from '../../../src/core/identity/inspect.js';
 import { readRotationState } from '../../../src/core/identity/rotationState.js';
 import { addAnchor, removeAnchor, switchIssuer } from '../../../src/core/identity/rotationSteps.js';
-import { HELM_INSTALLED } from '../../../src/core/install/renderUpgrade.js';
+import { HELM_INSTALLED } from '../../../src/core/mesh/loadStoredValues.js';
 import { createTrustAnchor, createWebhookCert, fingerprintSha256, generateEcdsaP256Key, parseCertificates } from '../../../src/core/pki/index.js';
 import { startApiServer, type ApiServer, type StoredObject } from '../../support/apiserver.js';
 import { healthyCluster, makePki } from '../check/support/clusters.js';

@@ -1,16 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yaml from 'js-yaml';
 import type { RenderedObject } from '../../../templates/control-plane/index.js';
-import {
-  CRDS_FIRST,
-  EXTERNAL_ISSUER,
-  HELM_INSTALLED,
-  ROTATION_WARNING,
-  renderInstall,
-  renderUpgrade,
-  loadStoredValues,
-  type UpgradeRequest,
-} from '../../../src/core/install/index.js';
+import { CRDS_FIRST, EXTERNAL_ISSUER, ROTATION_WARNING, renderInstall, renderUpgrade, type UpgradeRequest } from '../../../src/core/install/index.js';
+import { HELM_INSTALLED, loadStoredValues } from '../../../src/core/mesh/loadStoredValues.js';
 import { ManifestState } from '../../../src/core/install/upgradeSource.js';
 import { UserError } from '../../../src/core/errors.js';
 import { defaultValues } from '../../../src/core/values/index.js';

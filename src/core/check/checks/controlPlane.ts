@@ -1,6 +1,6 @@
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { LINKERD_CRD_EXPECTATIONS } from '../../../../templates/crds/index.js';
-import { networkContainsCidr, networkContainsIp, parseCidr } from '../cidr.js';
+import { networkContainsCidr, networkContainsIp, parseCidr } from '../../net/cidr.js';
 import { BUILTIN_RESOURCES, type BuiltinResource } from '../../kube/resources.js';
 import type { CheckContext } from '../context.js';
 import { controlPlanePods, linkerdConfigMap, linkerdValues } from '../facts.js';

@@ -5,17 +5,9 @@ import type { CheckContext } from '../context.js';
 import { dataPlanePods } from '../facts.js';
 import { latestVersions } from './latest.js';
 import { trustBundle } from './certificates.js';
-import {
-  CONTROL_PLANE_NS_LABEL,
-  TRUST_ANCHORS_ENV,
-  isFinishedJobPod,
-  podName,
-  podNamespace,
-  podStatus,
-  proxyContainer,
-  proxyReady,
-  terminalProblem,
-} from '../pods.js';
+import { CONTROL_PLANE_NS_LABEL, TRUST_ANCHORS_ENV } from '../../mesh/names.js';
+import { isFinishedJobPod, podName, podNamespace, podStatus, proxyReady, terminalProblem } from '../pods.js';
+import { proxyContainer } from '../../mesh/proxyContainer.js';
 import { fail, pass, skip, type CheckDefinition, type CheckOutcome, type TerminalState } from '../types.js';
 
 const ALL_TERMINAL: TerminalState[] = ['unschedulable', 'crash-loop', 'image-pull', 'pod-failed'];

@@ -2,7 +2,7 @@ import { loadYaml } from '../../input/loadYaml.js';
 import type { CheckContext } from '../context.js';
 import { linkerdConfigMap } from '../facts.js';
 import { latestVersions, lookupLatest } from './latest.js';
-import { CONTROL_PLANE_NS_LABEL } from '../pods.js';
+import { CONTROL_PLANE_NS_LABEL } from '../../mesh/names.js';
 import { fail, pass, skip, type CheckDefinition, type CheckOutcome, type TerminalState } from '../types.js';
 import { checkPodsRunning, proxiesMatchCli, proxiesUpToDate, staleTrustBundles } from './dataPlane.js';
 

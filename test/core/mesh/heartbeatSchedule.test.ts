@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { heartbeatScheduleAt } from '../../../src/core/install/index.js';
+import { heartbeatScheduleAt } from '../../../src/core/mesh/heartbeatSchedule.js';
 
 describe('heartbeat schedule', () => {
   it('is ten minutes from now, daily, as zero-padded MM HH in UTC', () => {

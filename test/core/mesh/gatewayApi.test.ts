@@ -1,6 +1,6 @@
 import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
 import { describe, expect, it } from 'vitest';
-import { decideGatewayApi, gatewayApiState, selectGatewayCrds } from '../../../src/core/install/index.js';
+import { decideGatewayApi, gatewayApiState, selectGatewayCrds } from '../../../src/core/mesh/gatewayApi.js';
 import { renderCrds } from '../../../templates/crds/index.js';
 
 const crd = (name: string, versions: string[], annotations?: Record<string, string>): CustomResourceDefinition => ({

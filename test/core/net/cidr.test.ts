@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { networkContainsCidr, parseCidr } from '../../../src/core/check/cidr.js';
+import { networkContainsCidr, parseCidr } from '../../../src/core/net/cidr.js';
 
 describe('cluster networks contain a pod or service CIDR (the prefix-length rule)', () => {
   it('refuses a CIDR whose address is inside the network but whose prefix is shorter (it is wider)', () => {

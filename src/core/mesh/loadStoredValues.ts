@@ -1,13 +1,25 @@
 import type { Secret } from 'kubernetes-types/core/v1.js';
 import { UserError } from '../errors.js';
+import type { KubeClient } from '../kube/kubeClient.js';
 import { parseClusterValues, parseValuesYaml, type Values } from '../values/index.js';
 import { isMap, type Tree } from '../values/tree.js';
 
 /** Secret `<ns>/linkerd-config-overrides`: what `install` set that differs from the chart defaults. */
 export const OVERRIDES_SECRET = 'linkerd-config-overrides';
 
+/**
+ * What upgrade and the identity rotation say without that Secret (a Helm install): the Go
+ * source's raw string, its indentation included.
+ */
+export const HELM_INSTALLED = `Could not find the ${OVERRIDES_SECRET} secret.\n\t\t\tIf Linkerd was installed with Helm, please use Helm to perform upgrades`;
+
 /** The Secret's one data key, named like the Secret. */
 const OVERRIDES_KEY = 'linkerd-config-overrides';
+
+/** Secret `<ns>/linkerd-config-overrides`, or undefined when the control plane was not installed by the CLI. */
+export function findOverridesSecret(client: KubeClient, namespace: string): Promise<Secret | undefined> {
+  return client.find('secrets', OVERRIDES_SECRET, namespace);
+}
 
 /** The stored overrides are a few kilobytes (certificates included); anything far larger is not ours. */
 const MAX_OVERRIDES_BYTES = 1024 * 1024;

@@ -1,0 +1,7 @@
+import type { Container, Pod } from 'kubernetes-types/core/v1.js';
+import { PROXY_CONTAINER_NAME } from '../kube/proxyVersion.js';
+
+/** The pod's `linkerd-proxy` container (native sidecar first), if it has one. */
+export function proxyContainer(pod: Pod): Container | undefined {
+  return [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].find((c) => c.name === PROXY_CONTAINER_NAME);
+}
