@@ -1,7 +1,7 @@
 import { UserError } from '../errors.js';
 import type { KubeSelection } from '../kube/kubeconfig.js';
 import { fingerprintSha256, type x509 } from '../pki/index.js';
-import { parseGoDuration } from '../values/index.js';
+import { goDuration } from '../parse/goDuration.js';
 import { parseBundle } from '../pki/parseBundle.js';
 import { certificateReport, type CertificateReport } from './certificateReport.js';
 import { readIdentityObjects, type IdentityObjects } from './identityObjects.js';
@@ -269,9 +269,6 @@ export async function readRotationState(selection: KubeSelection, namespace: str
 
 /** linkerd's issuanceLifetime (Go duration) in ms; 24h when unreadable. */
 export function issuanceLifetimeMs(value: string | undefined): number {
-  try {
-    return Number(parseGoDuration(value ?? '24h') / 1_000_000n);
-  } catch {
-    return 24 * 3_600_000;
-  }
+  const d = goDuration(value ?? '24h');
+  return d.ok ? Number(d.value / 1_000_000n) : 24 * 3_600_000;
 }

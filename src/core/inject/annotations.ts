@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import { UserError } from '../errors.js';
-import { parseGoBool } from '../values/flags.js';
-import { parseGoDuration } from '../values/duration.js';
+import { goBool } from '../parse/goBool.js';
+import { parseGoDuration } from '../parse/goDuration.js';
 import { parsePortRanges } from '../values/portRanges.js';
-import { isQuantity, wholeCPUCores } from '../values/quantity.js';
+import { isQuantity, wholeCPUCores } from '../parse/quantity.js';
 import type { Values } from '../values/schema.js';
 import { INBOUND_POLICIES, isCIDR, isValidProxyLogLevel } from '../values/validate.js';
 
@@ -60,9 +60,9 @@ function uint(s: string): number {
 }
 
 function bool(s: string): boolean {
-  const b = parseGoBool(s);
-  if (b === undefined) throw invalid('not a boolean');
-  return b;
+  const b = goBool(s);
+  if (!b.ok) throw invalid('not a boolean');
+  return b.value;
 }
 
 function enabled(s: string): boolean {

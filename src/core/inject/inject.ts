@@ -13,7 +13,7 @@ import { ManifestShapeError, type DocEditor } from '../manifest/editor.js';
 import { sortKeysDeep } from '../manifest/emit.js';
 import type { ManifestStream } from '../manifest/stream.js';
 import { renderStream, type OutputFormat, type StreamOutput } from '../manifest/write.js';
-import { canonicalQuantity } from '../values/quantity.js';
+import { canonicalQuantity } from '../parse/quantity.js';
 import type { Values } from '../values/schema.js';
 import { deepClone, deepFreeze } from '../values/tree.js';
 import {

@@ -1,6 +1,6 @@
 import { UserError } from '../errors.js';
 import { assertFlagValues } from '../values/composeValues.js';
-import { normalizeGoDuration } from '../values/duration.js';
+import { normalizeGoDuration } from '../parse/goDuration.js';
 import { applyFlags, type FlagValue, type SetFlag } from '../values/flags.js';
 import type { Values } from '../values/schema.js';
 import { installValueProblems } from '../values/validate.js';
