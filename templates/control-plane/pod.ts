@@ -17,7 +17,8 @@ import type { Values } from '../../src/core/values/index.js';
 import { mergeValues } from '../../src/core/values/index.js';
 import { injectedPodMetadata, resourceRequirements, sidecarParts, withSidecar, type ChartResources } from '../proxy/index.js';
 import type { ControlPlaneContext } from './context.js';
-import { type Component, CONTROL_PLANE_COMPONENT, CONTROL_PLANE_NS, componentLabels, createdBy, createdByAnnotation, namespacedMeta } from './metadata.js';
+import { type Component, componentLabels, createdBy, createdByAnnotation, namespacedMeta } from './metadata.js';
+import { CONTROL_PLANE_COMPONENT_LABEL, CONTROL_PLANE_NS_LABEL, proxyOwnerLabel } from '../../src/core/mesh/names.js';
 
 /*
  * What the control-plane workloads share: image, security contexts, the hand-made API token
@@ -129,7 +130,7 @@ export function extraEnv(component: { additionalEnv?: unknown; experimentalEnv?:
 function affinity(values: Values, component: Component): Affinity | undefined {
   const out: Affinity = {};
   if (values.enablePodAntiAffinity) {
-    const selector = { matchExpressions: [{ key: CONTROL_PLANE_COMPONENT, operator: 'In', values: [component] }] };
+    const selector = { matchExpressions: [{ key: CONTROL_PLANE_COMPONENT_LABEL, operator: 'In', values: [component] }] };
     out.podAntiAffinity = {
       preferredDuringSchedulingIgnoredDuringExecution: [
         { podAffinityTerm: { labelSelector: selector, topologyKey: 'topology.kubernetes.io/zone' }, weight: 100 },
@@ -235,10 +236,10 @@ function controlPlaneDeployment(values: Values, ctx: ControlPlaneContext, d: Dep
     workloadNamespace: ctx.namespace,
     createdBy: createdBy(values, ctx),
   });
-  const proxyDeployment = { 'linkerd.io/proxy-deployment': d.name };
+  const proxyDeployment = { [proxyOwnerLabel('deployment')]: d.name };
   const selector = d.fullSelector
-    ? { [CONTROL_PLANE_COMPONENT]: d.component, [CONTROL_PLANE_NS]: ctx.namespace, ...proxyDeployment }
-    : { [CONTROL_PLANE_COMPONENT]: d.component };
+    ? { [CONTROL_PLANE_COMPONENT_LABEL]: d.component, [CONTROL_PLANE_NS_LABEL]: ctx.namespace, ...proxyDeployment }
+    : { [CONTROL_PLANE_COMPONENT_LABEL]: d.component };
   const appName = d.name.replace(/^linkerd-/, '');
   return {
     apiVersion: 'apps/v1',
@@ -269,7 +270,7 @@ function controlPlaneDeployment(values: Values, ctx: ControlPlaneContext, d: Dep
             ...values.podAnnotations,
           },
           labels: {
-            [CONTROL_PLANE_COMPONENT]: d.component,
+            [CONTROL_PLANE_COMPONENT_LABEL]: d.component,
             ...injected.labels,
             ...proxyDeployment,
             ...values.podLabels,

@@ -6,6 +6,7 @@ import { defaultValues } from '../values/defaults.js';
 import type { Values } from '../values/schema.js';
 import { isMap } from '../values/tree.js';
 import { parseValuesYaml, readLocalValuesFile } from '../values/valuesFiles.js';
+import { LINKERD_CONFIG } from '../mesh/names.js';
 
 /*
  * The values inject starts from (before the proxy flags), in order:
@@ -57,7 +58,7 @@ async function fromValuesFile(path: string, read: (p: string) => Promise<string>
 async function fromCluster(o: BaseValuesOptions, notes: string[]): Promise<{ values: Values; client?: KubeClient }> {
   const { connectKube } = await import('../kube/kubeClient.js');
   const { isNoKubeConfig } = await import('../kube/kubeError.js');
-  const { readLinkerdConfig, LINKERD_CONFIG } = await import('../kube/linkerdConfig.js');
+  const { readLinkerdConfig } = await import('../kube/linkerdConfig.js');
   let client: KubeClient;
   try {
     client = await (o.connect ?? connectKube)(o.kube);

@@ -4,7 +4,7 @@ import { LINKERD_CRD_EXPECTATIONS } from '../../../templates/crds/index.js';
 import { UserError } from '../errors.js';
 import { connectKube, type KubeClient } from '../kube/kubeClient.js';
 import type { KubeSelection } from '../kube/kubeconfig.js';
-import { CONTROL_PLANE_NS_LABEL } from '../mesh/names.js';
+import { CONTROL_PLANE_NS_LABEL, ISSUER_SECRET, LINKERD_CONFIG } from '../mesh/names.js';
 import { type GatewayApiState, gatewayApiState } from '../mesh/gatewayApi.js';
 import { assertEndpointSlices } from '../mesh/endpointSlices.js';
 import { findOverridesSecret } from '../mesh/loadStoredValues.js';
@@ -27,7 +27,7 @@ export const DOCKER_NODES =
   'there are nodes using the docker container runtime and proxy-init container must run as root user.\ntry installing linkerd via --set proxyInit.runAsRoot=true\n';
 
 const keyMissing = (key: string, what: string) =>
-  `key ${key} containing the ${what} needs to exist in secret linkerd-identity-issuer if --identity-external-issuer=true`;
+  `key ${key} containing the ${what} needs to exist in secret ${ISSUER_SECRET} if --identity-external-issuer=true`;
 
 export class InstallCluster {
   private crdList?: Promise<CustomResourceDefinition[]>;
@@ -87,7 +87,7 @@ export class InstallCluster {
 
   /** linkerd-config must not exist yet: a second install would clobber the first. */
   async assertNoLinkerdConfig(namespace: string): Promise<void> {
-    const cm = await this.client.find('configmaps', 'linkerd-config', namespace);
+    const cm = await this.client.find('configmaps', LINKERD_CONFIG, namespace);
     if (cm) throw UserError.verbatim(CONFIG_CONFLICT(namespace));
   }
 
@@ -123,7 +123,7 @@ export class InstallCluster {
 
   /** The external issuer's Secret, which cert-manager (or the user) must have created. */
   async externalIssuer(namespace: string): Promise<ExternalIssuerData> {
-    const secret: Secret = await this.client.get('secrets', 'linkerd-identity-issuer', namespace);
+    const secret: Secret = await this.client.get('secrets', ISSUER_SECRET, namespace);
     const data = secret.data ?? {};
     const read = (key: string, what: string) => {
       if (data[key] === undefined) throw new UserError(keyMissing(key, what));
