@@ -1,6 +1,7 @@
 import { UserError } from '../errors.js';
 import type { KubeClient } from '../kube/kubeClient.js';
 import type { KubeSelection } from '../kube/kubeconfig.js';
+import { openProbed } from '../kube/openProbed.js';
 import { parseClusterValues } from '../values/config.js';
 import { defaultValues } from '../values/defaults.js';
 import type { Values } from '../values/schema.js';
@@ -61,7 +62,10 @@ async function fromCluster(o: BaseValuesOptions, notes: string[]): Promise<{ val
   const { readLinkerdConfig } = await import('../kube/linkerdConfig.js');
   let client: KubeClient;
   try {
-    client = await (o.connect ?? connectKube)(o.kube);
+    client = await openProbed(
+      () => (o.connect ?? connectKube)(o.kube),
+      (c) => c.serverVersion(),
+    );
   } catch (e) {
     // No kubeconfig at all (and none asked for): a text transform needs no cluster. One that
     // names a cluster but fails (a credential plugin, a certificate file) fails as linkerd does.
@@ -69,12 +73,6 @@ async function fromCluster(o: BaseValuesOptions, notes: string[]): Promise<{ val
       notes.push(`no Kubernetes configuration found (${e.message}); using default values (use --ignore-cluster or --values to choose explicitly)`);
       return { values: defaultValues() };
     }
-    throw UserError.verbatim(`Cannot connect to Kubernetes: ${(e as Error).message}\n${CHECK_HINT}\n`);
-  }
-  try {
-    await client.serverVersion();
-  } catch (e) {
-    client.close();
     throw UserError.verbatim(`Cannot connect to Kubernetes: ${(e as Error).message}\n${CHECK_HINT}\n`);
   }
   let raw: Record<string, unknown> | undefined;

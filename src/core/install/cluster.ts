@@ -4,6 +4,7 @@ import { LINKERD_CRD_EXPECTATIONS } from '../../../templates/crds/index.js';
 import { UserError } from '../errors.js';
 import { connectKube, type KubeClient } from '../kube/kubeClient.js';
 import type { KubeSelection } from '../kube/kubeconfig.js';
+import { openProbed } from '../kube/openProbed.js';
 import { CONTROL_PLANE_NS_LABEL, ISSUER_SECRET, LINKERD_CONFIG } from '../mesh/names.js';
 import { type GatewayApiState, gatewayApiState } from '../mesh/gatewayApi.js';
 import { assertEndpointSlices } from '../mesh/endpointSlices.js';
@@ -43,14 +44,11 @@ export class InstallCluster {
   static async connect(sel: KubeSelection): Promise<InstallCluster> {
     let client: KubeClient;
     try {
-      client = await connectKube(sel);
+      client = await openProbed(
+        () => connectKube(sel),
+        (c) => c.serverVersion(),
+      );
     } catch (e) {
-      throw UserError.verbatim(CANNOT_CONNECT((e as Error).message), { cause: e });
-    }
-    try {
-      await client.serverVersion();
-    } catch (e) {
-      client.close();
       throw UserError.verbatim(CANNOT_CONNECT((e as Error).message), { cause: e });
     }
     return new InstallCluster(client);
