@@ -1,8 +1,9 @@
 import type { RoleBinding, Subject } from 'kubernetes-types/rbac/v1.js';
 import type { Values } from '../../src/core/values/index.js';
 import type { ControlPlaneContext } from './context.js';
-import { CONTROL_PLANE_NS, createdByAnnotation, namespacedMeta } from './metadata.js';
+import { createdByAnnotation, namespacedMeta } from './metadata.js';
 import { role, rule } from './rbac.js';
+import { CONTROL_PLANE_NS_LABEL, LINKERD_CONFIG } from '../../src/core/mesh/names.js';
 
 const ROLE = 'ext-namespace-metadata-linkerd-config';
 
@@ -11,8 +12,8 @@ const ROLE = 'ext-namespace-metadata-linkerd-config';
  * rendered only when `configReaders` lists the subjects (ServiceAccounts, users or groups) to bind.
  */
 export function configRbac(values: Values, ctx: ControlPlaneContext) {
-  const labels = { [CONTROL_PLANE_NS]: ctx.namespace, ...values.commonLabels };
-  const out: object[] = [role(ROLE, ctx, labels, [rule([''], ['configmaps'], ['get'], ['linkerd-config'])], createdByAnnotation(values, ctx))];
+  const labels = { [CONTROL_PLANE_NS_LABEL]: ctx.namespace, ...values.commonLabels };
+  const out: object[] = [role(ROLE, ctx, labels, [rule([''], ['configmaps'], ['get'], [LINKERD_CONFIG])], createdByAnnotation(values, ctx))];
   const subjects = configReaderSubjects(values.configReaders, ctx);
   if (subjects.length) {
     const binding: RoleBinding = {

@@ -2,7 +2,8 @@ import yaml from 'js-yaml';
 import type { ConfigMap, Secret } from 'kubernetes-types/core/v1.js';
 import { defaultValues, linkerdConfigValues, overridesDiff, type Values } from '../../src/core/values/index.js';
 import type { ControlPlaneContext } from './context.js';
-import { CONTROL_PLANE_NS, componentLabels, createdByAnnotation, namespacedMeta } from './metadata.js';
+import { componentLabels, createdByAnnotation, namespacedMeta } from './metadata.js';
+import { CONTROL_PLANE_NS_LABEL, LINKERD_CONFIG } from '../../src/core/mesh/names.js';
 
 /** YAML as Go's sigs.k8s.io/yaml writes it for these maps: keys sorted, no anchors, no folding. */
 function valuesYaml(tree: unknown): string {
@@ -17,7 +18,7 @@ export function linkerdConfig(values: Values, ctx: ControlPlaneContext): ConfigM
   return {
     apiVersion: 'v1',
     kind: 'ConfigMap',
-    metadata: namespacedMeta('linkerd-config', ctx, componentLabels(values, ctx, 'controller'), createdByAnnotation(values, ctx)),
+    metadata: namespacedMeta(LINKERD_CONFIG, ctx, componentLabels(values, ctx, 'controller'), createdByAnnotation(values, ctx)),
     data: {
       'linkerd-crds-chart-version': ctx.crdsChartVersion,
       values: valuesYaml(linkerdConfigValues(values)),
@@ -34,7 +35,7 @@ export function configOverrides(values: Values, ctx: ControlPlaneContext): Secre
   return {
     apiVersion: 'v1',
     kind: 'Secret',
-    metadata: { name: 'linkerd-config-overrides', namespace: ctx.namespace, labels: { [CONTROL_PLANE_NS]: ctx.namespace } },
+    metadata: { name: 'linkerd-config-overrides', namespace: ctx.namespace, labels: { [CONTROL_PLANE_NS_LABEL]: ctx.namespace } },
     data: { 'linkerd-config-overrides': Buffer.from(valuesYaml(diff), 'utf8').toString('base64') },
   };
 }

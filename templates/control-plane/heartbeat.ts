@@ -2,8 +2,9 @@ import type { CronJob } from 'kubernetes-types/batch/v1.js';
 import type { Container } from 'kubernetes-types/core/v1.js';
 import type { Values } from '../../src/core/values/index.js';
 import type { ControlPlaneContext } from './context.js';
-import { CONTROL_PLANE_COMPONENT, componentLabels, createdByAnnotation, namespacedMeta } from './metadata.js';
+import { componentLabels, createdByAnnotation, namespacedMeta } from './metadata.js';
 import { controllerImage, controllerResources, controllerSecurityContext, controlPlanePodSpec, kubeApiAccessMount } from './pod.js';
+import { CONTROL_PLANE_COMPONENT_LABEL, WORKLOAD_NS_LABEL } from '../../src/core/mesh/names.js';
 
 /**
  * The daily heartbeat (anonymous usage report), unmeshed. Its schedule is `heartbeatSchedule`
@@ -59,7 +60,7 @@ export function heartbeatCronJob(values: Values, ctx: ControlPlaneContext): Cron
           spec: {
             template: {
               metadata: {
-                labels: { [CONTROL_PLANE_COMPONENT]: 'heartbeat', 'linkerd.io/workload-ns': ctx.namespace, ...values.podLabels },
+                labels: { [CONTROL_PLANE_COMPONENT_LABEL]: 'heartbeat', [WORKLOAD_NS_LABEL]: ctx.namespace, ...values.podLabels },
                 annotations: { ...createdByAnnotation(values, ctx), ...values.podAnnotations },
               },
               spec: pod,

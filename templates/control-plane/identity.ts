@@ -7,6 +7,7 @@ import type { ControlPlaneContext } from './context.js';
 import { b64, componentLabels, createdByAnnotation, namespacedMeta } from './metadata.js';
 import { controllerContainer, controllerResources, extraEnv, proxiedDeployment } from './pod.js';
 import { traceArgs } from './trace.js';
+import { ISSUER_SECRET, TRUST_BUNDLE_KEY, TRUST_ROOTS_CONFIGMAP } from '../../src/core/mesh/names.js';
 
 /**
  * Secret `linkerd-identity-issuer` (`crt.pem`/`key.pem`) for the `linkerd.io/tls` scheme. With an
@@ -21,7 +22,7 @@ export function identityIssuerSecret(values: Values, ctx: ControlPlaneContext): 
     {
       apiVersion: 'v1',
       kind: 'Secret',
-      metadata: namespacedMeta('linkerd-identity-issuer', ctx, componentLabels(values, ctx, 'identity'), createdByAnnotation(values, ctx)),
+      metadata: namespacedMeta(ISSUER_SECRET, ctx, componentLabels(values, ctx, 'identity'), createdByAnnotation(values, ctx)),
       data: { 'crt.pem': b64(crtPEM), 'key.pem': b64(keyPEM) },
     },
   ];
@@ -34,8 +35,8 @@ export function trustRootsConfigMap(values: Values, ctx: ControlPlaneContext): C
     {
       apiVersion: 'v1',
       kind: 'ConfigMap',
-      metadata: namespacedMeta('linkerd-identity-trust-roots', ctx, componentLabels(values, ctx, 'identity'), createdByAnnotation(values, ctx)),
-      data: { 'ca-bundle.crt': values.identityTrustAnchorsPEM.trim() }, // trimmed, as the chart writes it
+      metadata: namespacedMeta(TRUST_ROOTS_CONFIGMAP, ctx, componentLabels(values, ctx, 'identity'), createdByAnnotation(values, ctx)),
+      data: { [TRUST_BUNDLE_KEY]: values.identityTrustAnchorsPEM.trim() }, // trimmed, as the chart writes it
     },
   ];
 }
@@ -82,8 +83,8 @@ export function identityDeployment(values: Values, ctx: ControlPlaneContext): De
     component: 'identity',
     containers: [identityContainer(values, ctx)],
     volumes: [
-      { name: 'identity-issuer', secret: { secretName: 'linkerd-identity-issuer' } },
-      { name: 'trust-roots', configMap: { name: 'linkerd-identity-trust-roots' } },
+      { name: 'identity-issuer', secret: { secretName: ISSUER_SECRET } },
+      { name: 'trust-roots', configMap: { name: TRUST_ROOTS_CONFIGMAP } },
     ],
     proxy: { podInboundPorts: '8080,9990', proxyResources: values.identityProxyResources, regularContainer: true, requireTLSOnInboundPorts: '8080' },
     fullSelector: true,

@@ -2,13 +2,10 @@ import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import type { Values } from '../../src/core/values/index.js';
 import { cliCreatedBy } from '../../src/core/version.js';
 import type { ControlPlaneContext } from './context.js';
+import { CONTROL_PLANE_COMPONENT_LABEL, CONTROL_PLANE_NS_LABEL, CREATED_BY_ANNOTATION } from '../../src/core/mesh/names.js';
 
 /** `linkerd.io/control-plane-component` values used by the chart. */
 export type Component = 'identity' | 'destination' | 'heartbeat' | 'proxy-injector' | 'controller';
-
-export const CREATED_BY = 'linkerd.io/created-by';
-export const CONTROL_PLANE_NS = 'linkerd.io/control-plane-ns';
-export const CONTROL_PLANE_COMPONENT = 'linkerd.io/control-plane-component';
 
 /** The `linkerd.io/created-by` value: `values.cliVersion` (set by the CLI), else this CLI. */
 export function createdBy(values: Values, ctx: ControlPlaneContext): string {
@@ -18,8 +15,8 @@ export function createdBy(values: Values, ctx: ControlPlaneContext): string {
 /** The labels every control-plane object carries, plus the user's commonLabels. */
 export function componentLabels(values: Values, ctx: ControlPlaneContext, component?: Component, extra: Record<string, string> = {}): Record<string, string> {
   const labels: Record<string, string> = {};
-  if (component) labels[CONTROL_PLANE_COMPONENT] = component;
-  labels[CONTROL_PLANE_NS] = ctx.namespace;
+  if (component) labels[CONTROL_PLANE_COMPONENT_LABEL] = component;
+  labels[CONTROL_PLANE_NS_LABEL] = ctx.namespace;
   return { ...extra, ...labels, ...values.commonLabels };
 }
 
@@ -37,7 +34,7 @@ export function namespacedMeta(name: string, ctx: ControlPlaneContext, labels: R
 
 /** `{ linkerd.io/created-by: … }`, what ConfigMaps, Secrets, Services, workloads and PDBs carry. */
 export function createdByAnnotation(values: Values, ctx: ControlPlaneContext): Record<string, string> {
-  return { [CREATED_BY]: createdBy(values, ctx) };
+  return { [CREATED_BY_ANNOTATION]: createdBy(values, ctx) };
 }
 
 export { b64 } from '../shared/encoding.js';

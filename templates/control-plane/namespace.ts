@@ -1,7 +1,7 @@
 import type { Namespace } from 'kubernetes-types/core/v1.js';
 import type { Values } from '../../src/core/values/index.js';
 import type { ControlPlaneContext } from './context.js';
-import { CONTROL_PLANE_NS } from './metadata.js';
+import { CONTROL_PLANE_NS_LABEL, INJECT_ANNOTATION, INJECT_DISABLED, IS_CONTROL_PLANE_LABEL } from '../../src/core/mesh/names.js';
 
 /**
  * The control-plane namespace. Webhooks are disabled for it (the injector must not inject
@@ -14,11 +14,11 @@ export function controlPlaneNamespace(values: Values, ctx: ControlPlaneContext):
     kind: 'Namespace',
     metadata: {
       name: ctx.namespace,
-      annotations: { 'linkerd.io/inject': 'disabled' },
+      annotations: { [INJECT_ANNOTATION]: INJECT_DISABLED },
       labels: {
-        'linkerd.io/is-control-plane': 'true',
+        [IS_CONTROL_PLANE_LABEL]: 'true',
         'config.linkerd.io/admission-webhooks': 'disabled',
-        [CONTROL_PLANE_NS]: ctx.namespace,
+        [CONTROL_PLANE_NS_LABEL]: ctx.namespace,
         'pod-security.kubernetes.io/enforce': values.cniEnabled ? 'restricted' : 'privileged',
         ...values.commonLabels,
       },

@@ -19,7 +19,8 @@ import { componentAffinity } from '../shared/affinity.js';
 import { KUBE_API_ACCESS, kubeApiAccessMount, kubeApiAccessVolume } from '../shared/serviceAccountToken.js';
 import { injectedPodMetadata, resourceRequirements, sidecarParts, withSidecar, type ChartResources } from '../proxy/index.js';
 import type { ControlPlaneContext } from './context.js';
-import { type Component, CONTROL_PLANE_COMPONENT, CONTROL_PLANE_NS, componentLabels, createdBy, createdByAnnotation, namespacedMeta } from './metadata.js';
+import { type Component, componentLabels, createdBy, createdByAnnotation, namespacedMeta } from './metadata.js';
+import { CONTROL_PLANE_COMPONENT_LABEL, CONTROL_PLANE_NS_LABEL, proxyOwnerLabel } from '../../src/core/mesh/names.js';
 
 /*
  * What the control-plane workloads share: image, security contexts, the hand-made API token
@@ -107,7 +108,12 @@ export function extraEnv(component: { additionalEnv?: unknown; experimentalEnv?:
 
 /** The chart's `linkerd.affinity`: HA anti-affinity per component, plus the user's nodeAffinity. */
 function affinity(values: Values, component: Component): Affinity | undefined {
-  return componentAffinity({ labelKey: CONTROL_PLANE_COMPONENT, component, antiAffinity: values.enablePodAntiAffinity, nodeAffinity: values.nodeAffinity });
+  return componentAffinity({
+    labelKey: CONTROL_PLANE_COMPONENT_LABEL,
+    component,
+    antiAffinity: values.enablePodAntiAffinity,
+    nodeAffinity: values.nodeAffinity,
+  });
 }
 
 export interface PodInput {
@@ -204,10 +210,10 @@ function controlPlaneDeployment(values: Values, ctx: ControlPlaneContext, d: Dep
     workloadNamespace: ctx.namespace,
     createdBy: createdBy(values, ctx),
   });
-  const proxyDeployment = { 'linkerd.io/proxy-deployment': d.name };
+  const proxyDeployment = { [proxyOwnerLabel('deployment')]: d.name };
   const selector = d.fullSelector
-    ? { [CONTROL_PLANE_COMPONENT]: d.component, [CONTROL_PLANE_NS]: ctx.namespace, ...proxyDeployment }
-    : { [CONTROL_PLANE_COMPONENT]: d.component };
+    ? { [CONTROL_PLANE_COMPONENT_LABEL]: d.component, [CONTROL_PLANE_NS_LABEL]: ctx.namespace, ...proxyDeployment }
+    : { [CONTROL_PLANE_COMPONENT_LABEL]: d.component };
   const appName = d.name.replace(/^linkerd-/, '');
   return {
     apiVersion: 'apps/v1',
@@ -238,7 +244,7 @@ function controlPlaneDeployment(values: Values, ctx: ControlPlaneContext, d: Dep
             ...values.podAnnotations,
           },
           labels: {
-            [CONTROL_PLANE_COMPONENT]: d.component,
+            [CONTROL_PLANE_COMPONENT_LABEL]: d.component,
             ...injected.labels,
             ...proxyDeployment,
             ...values.podLabels,

@@ -4,6 +4,7 @@ import { UserError } from '../../src/core/errors.js';
 import type { Values } from '../../src/core/values/index.js';
 import type { ControlPlaneContext } from './context.js';
 import { componentLabels, createdByAnnotation, namespacedMeta } from './metadata.js';
+import { ADMIN_PORT_NAME } from '../../src/core/mesh/names.js';
 
 /*
  * Prometheus Operator PodMonitors (`monitoring.coreos.com/v1`), for a Prometheus run by the
@@ -62,7 +63,7 @@ const labelmap = (regex: string, replacement?: string): RelabelConfig =>
  * (Fresh objects each time: a shared one would be printed as a YAML alias.)
  */
 function adminPortsButProxies(): RelabelConfig[] {
-  return [drop([PORT_NAME], 'linkerd-admin'), copyTo(CONTAINER_NAME, 'component')];
+  return [drop([PORT_NAME], ADMIN_PORT_NAME), copyTo(CONTAINER_NAME, 'component')];
 }
 
 function controllerRelabelings(): RelabelConfig[] {

@@ -3,6 +3,7 @@ import type { Container } from 'kubernetes-types/core/v1.js';
 import type { Values } from '../../src/core/values/index.js';
 import type { ControlPlaneContext } from './context.js';
 import { controllerContainer, controllerResources, extraEnv, proxiedDeployment } from './pod.js';
+import { LINKERD_CONFIG, TRUST_ROOTS_CONFIGMAP } from '../../src/core/mesh/names.js';
 
 function injectorContainer(values: Values, ctx: ControlPlaneContext): Container {
   const pi = values.proxyInjector;
@@ -41,8 +42,8 @@ export function proxyInjectorDeployment(values: Values, ctx: ControlPlaneContext
     component: 'proxy-injector',
     containers: [injectorContainer(values, ctx)],
     volumes: [
-      { name: 'config', configMap: { name: 'linkerd-config' } },
-      { name: 'trust-roots', configMap: { name: 'linkerd-identity-trust-roots' } },
+      { name: 'config', configMap: { name: LINKERD_CONFIG } },
+      { name: 'trust-roots', configMap: { name: TRUST_ROOTS_CONFIGMAP } },
       { name: 'tls', secret: { secretName: 'linkerd-proxy-injector-k8s-tls' } },
     ],
     proxy: { podInboundPorts: '8443,9995', proxyResources: values.proxyInjectorProxyResources },

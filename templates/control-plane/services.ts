@@ -1,7 +1,8 @@
 import type { Service, ServicePort } from 'kubernetes-types/core/v1.js';
 import type { Values } from '../../src/core/values/index.js';
 import type { ControlPlaneContext } from './context.js';
-import { type Component, CONTROL_PLANE_COMPONENT, componentLabels, createdByAnnotation, namespacedMeta } from './metadata.js';
+import { type Component, componentLabels, createdByAnnotation, namespacedMeta } from './metadata.js';
+import { CONTROL_PLANE_COMPONENT_LABEL } from '../../src/core/mesh/names.js';
 
 /*
  * The control-plane Services. Headless ones (`clusterIP: None`) let proxies resolve every
@@ -17,7 +18,7 @@ function service(
   opts: { headless?: boolean; annotations?: Record<string, string> } = {},
 ): Service {
   const spec: Service['spec'] = opts.headless ? { clusterIP: 'None' } : { type: 'ClusterIP' };
-  spec.selector = { [CONTROL_PLANE_COMPONENT]: component };
+  spec.selector = { [CONTROL_PLANE_COMPONENT_LABEL]: component };
   spec.ports = [port];
   return {
     apiVersion: 'v1',

@@ -1,5 +1,6 @@
 import type { CustomResourceDefinition, CustomResourceDefinitionNames, CustomResourceDefinitionVersion } from 'kubernetes-types/apiextensions/v1.js';
 import type { CrdContext } from './crd-context.js';
+import { CONTROL_PLANE_NS_LABEL, CREATED_BY_ANNOTATION } from '../../src/core/mesh/names.js';
 
 export interface NamespacedCrdParts {
   group: string;
@@ -26,13 +27,13 @@ export function namespacedCrd(ctx: CrdContext, parts: NamespacedCrdParts): Custo
       name: `${parts.names.plural}.${parts.group}`,
       annotations: {
         ...parts.annotations,
-        'linkerd.io/created-by': `linkerd/cli ${ctx.cliVersion}`,
+        [CREATED_BY_ANNOTATION]: `linkerd/cli ${ctx.cliVersion}`,
         ...parts.trailingAnnotations,
       },
       labels: {
         // Helm's chart label cannot contain '+', so the chart replaces it (semver build metadata).
         'helm.sh/chart': `linkerd-crds-${ctx.chartVersion.replaceAll('+', '_')}`,
-        'linkerd.io/control-plane-ns': ctx.namespace,
+        [CONTROL_PLANE_NS_LABEL]: ctx.namespace,
       },
     },
     spec: {

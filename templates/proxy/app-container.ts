@@ -1,7 +1,8 @@
 import type { Capabilities, Container, PodSpec, VolumeMount } from 'kubernetes-types/core/v1.js';
 import { SERVICE_ACCOUNT_MOUNT_PATH } from './context.js';
+import { DEBUG_CONTAINER_NAME, NETWORK_VALIDATOR_CONTAINER_NAME, PROXY_CONTAINER_NAME, PROXY_INIT_CONTAINER_NAME } from '../../src/core/mesh/names.js';
 
-const MESH_CONTAINERS = new Set(['linkerd-proxy', 'linkerd-init', 'linkerd-network-validator', 'linkerd-debug']);
+const MESH_CONTAINERS = new Set([PROXY_CONTAINER_NAME, PROXY_INIT_CONTAINER_NAME, NETWORK_VALIDATOR_CONTAINER_NAME, DEBUG_CONTAINER_NAME]);
 
 /** The first container of the pod that is the user's own (not one Linkerd added). */
 export function firstAppContainer(spec: PodSpec): Container | undefined {

@@ -14,11 +14,7 @@ export interface ProxyPodContext {
   component?: 'linkerd-identity' | 'linkerd-destination' | 'linkerd-proxy-injector';
 }
 
-/** Names shared by inject, uninject, install and check. */
-export const PROXY_CONTAINER_NAME = 'linkerd-proxy';
-export const PROXY_INIT_CONTAINER_NAME = 'linkerd-init';
-export const NETWORK_VALIDATOR_CONTAINER_NAME = 'linkerd-network-validator';
-export const DEBUG_CONTAINER_NAME = 'linkerd-debug';
+/** Volume names and paths of the proxy templates (container names are in src/core/mesh/names.ts). */
 export const END_ENTITY_VOLUME = 'linkerd-identity-end-entity';
 export const XTABLES_LOCK_VOLUME = 'linkerd-proxy-init-xtables-lock';
 export const IDENTITY_TOKEN_VOLUME = 'linkerd-identity-token';

@@ -1,10 +1,11 @@
 import type { Container, SecurityContext, VolumeMount } from 'kubernetes-types/core/v1.js';
 import type { Values } from '../../src/core/values/index.js';
 import { UserError } from '../../src/core/errors.js';
-import { DEBUG_CONTAINER_NAME, NETWORK_VALIDATOR_CONTAINER_NAME, PROXY_INIT_CONTAINER_NAME, XTABLES_LOCK_VOLUME, type ProxyPodContext } from './context.js';
+import { XTABLES_LOCK_VOLUME, type ProxyPodContext } from './context.js';
 import { proxyImage } from './proxy-container.js';
 import { resourceRequirements } from './resources.js';
 import { firstAppContainer, serviceAccountMount } from './app-container.js';
+import { DEBUG_CONTAINER_NAME, NETWORK_VALIDATOR_CONTAINER_NAME, PROXY_INIT_CONTAINER_NAME } from '../../src/core/mesh/names.js';
 
 const FIREWALL_BINARIES: Record<string, [string, string]> = {
   nft: ['iptables-nft', 'iptables-nft-save'],

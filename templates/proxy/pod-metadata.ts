@@ -1,6 +1,14 @@
 import type { Values } from '../../src/core/values/index.js';
 // fingerprint.js alone: the pki index would load the X.509 library for one hash.
 import { sha256Hex } from '../../src/core/pki/fingerprint.js';
+import {
+  CONTROL_PLANE_NS_LABEL,
+  CREATED_BY_ANNOTATION,
+  PROXY_VERSION_ANNOTATION,
+  proxyOwnerLabel,
+  TRUST_ROOT_ANNOTATION,
+  WORKLOAD_NS_LABEL,
+} from '../../src/core/mesh/names.js';
 
 export interface InjectedMetadataInput {
   controlPlaneNamespace: string;
@@ -14,12 +22,12 @@ export interface InjectedMetadataInput {
 /** Annotations and labels `inject --manual` puts on the pod template, as the proxy injector does. */
 export function injectedPodMetadata(values: Values, input: InjectedMetadataInput): { annotations: Record<string, string>; labels: Record<string, string> } {
   const annotations: Record<string, string> = {
-    'linkerd.io/created-by': input.createdBy,
-    'linkerd.io/proxy-version': values.proxy.image.version || values.linkerdVersion,
-    'linkerd.io/trust-root-sha256': sha256Hex(values.identityTrustAnchorsPEM),
+    [CREATED_BY_ANNOTATION]: input.createdBy,
+    [PROXY_VERSION_ANNOTATION]: values.proxy.image.version || values.linkerdVersion,
+    [TRUST_ROOT_ANNOTATION]: sha256Hex(values.identityTrustAnchorsPEM),
   };
-  const labels: Record<string, string> = { 'linkerd.io/control-plane-ns': input.controlPlaneNamespace };
-  if (input.ownerKind && input.ownerName) labels[`linkerd.io/proxy-${input.ownerKind}`] = input.ownerName;
-  labels['linkerd.io/workload-ns'] = input.workloadNamespace ?? 'default';
+  const labels: Record<string, string> = { [CONTROL_PLANE_NS_LABEL]: input.controlPlaneNamespace };
+  if (input.ownerKind && input.ownerName) labels[proxyOwnerLabel(input.ownerKind)] = input.ownerName;
+  labels[WORKLOAD_NS_LABEL] = input.workloadNamespace ?? 'default';
   return { annotations, labels };
 }

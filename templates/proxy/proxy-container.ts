@@ -1,11 +1,12 @@
 import type { Capabilities, Container, SecurityContext, VolumeMount } from 'kubernetes-types/core/v1.js';
 import type { Values } from '../../src/core/values/index.js';
 import { UserError } from '../../src/core/errors.js';
-import { END_ENTITY_VOLUME, IDENTITY_TOKEN_VOLUME, PROXY_CONTAINER_NAME, type ProxyPodContext } from './context.js';
+import { END_ENTITY_VOLUME, IDENTITY_TOKEN_VOLUME, type ProxyPodContext } from './context.js';
 import { proxyEnv } from './proxy-env.js';
 import { resourceRequirements } from './resources.js';
 import { appCapabilities, serviceAccountMount } from './app-container.js';
 import { podinfoMount, proxyTracingEnabled } from './tracing.js';
+import { ADMIN_PORT_NAME, PROXY_CONTAINER_NAME, PROXY_PORT_NAME } from '../../src/core/mesh/names.js';
 
 export function proxyImage(values: Values): string {
   return `${values.proxy.image.name}:${values.proxy.image.version || values.linkerdVersion}`;
@@ -43,8 +44,8 @@ export function proxyContainer(values: Values, ctx: ProxyPodContext): Container 
     },
     name: PROXY_CONTAINER_NAME,
     ports: [
-      { containerPort: p.ports.inbound, name: 'linkerd-proxy' },
-      { containerPort: admin, name: 'linkerd-admin' },
+      { containerPort: p.ports.inbound, name: PROXY_PORT_NAME },
+      { containerPort: admin, name: ADMIN_PORT_NAME },
     ],
     readinessProbe: {
       httpGet: { path: '/ready', port: admin },

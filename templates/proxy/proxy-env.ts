@@ -5,6 +5,7 @@ import type { ProxyPodContext } from './context.js';
 import { serviceAccountIdentity, trustDomainOf } from './identity-names.js';
 import { podInboundPorts } from './pod-ports.js';
 import { traceEnv } from './tracing.js';
+import { PROXY_CONTAINER_NAME, TRUST_ANCHORS_ENV, TRUST_BUNDLE_KEY, TRUST_ROOTS_CONFIGMAP } from '../../src/core/mesh/names.js';
 
 const fieldRef = (name: string, fieldPath: string): EnvVar => ({ name, valueFrom: { fieldRef: { fieldPath } } });
 const env = (name: string, value: string | number | boolean): EnvVar => ({ name, value: String(value) });
@@ -56,7 +57,7 @@ export function proxyEnv(values: Values, ctx: ProxyPodContext): EnvVar[] {
     fieldRef('_pod_uid', 'metadata.uid'),
     fieldRef('_pod_ip', 'status.podIP'),
     fieldRef('_pod_nodeName', 'spec.nodeName'),
-    env('_pod_containerName', values.proxyContainerName || 'linkerd-proxy'),
+    env('_pod_containerName', values.proxyContainerName || PROXY_CONTAINER_NAME),
     env('LINKERD2_PROXY_CORES', notEmpty(p.cores) ? p.cores : workers.minimum),
     env('LINKERD2_PROXY_CORES_MIN', notEmpty(p.cores) ? p.cores : workers.minimum),
   ];
@@ -133,8 +134,8 @@ export function proxyEnv(values: Values, ctx: ProxyPodContext): EnvVar[] {
 function trustAnchorsEnv(values: Values, ctx: ProxyPodContext): EnvVar {
   if (ctx.component) {
     return {
-      name: 'LINKERD2_PROXY_IDENTITY_TRUST_ANCHORS',
-      valueFrom: { configMapKeyRef: { name: 'linkerd-identity-trust-roots', key: 'ca-bundle.crt' } },
+      name: TRUST_ANCHORS_ENV,
+      valueFrom: { configMapKeyRef: { name: TRUST_ROOTS_CONFIGMAP, key: TRUST_BUNDLE_KEY } },
     };
   }
   const pem = values.identityTrustAnchorsPEM.trim();
@@ -143,5 +144,5 @@ function trustAnchorsEnv(values: Values, ctx: ProxyPodContext): EnvVar {
       hint: "Pass --identity-trust-anchors-file, or --values with the cluster's linkerd-config values, or run against the cluster.",
     });
   }
-  return env('LINKERD2_PROXY_IDENTITY_TRUST_ANCHORS', pem);
+  return env(TRUST_ANCHORS_ENV, pem);
 }

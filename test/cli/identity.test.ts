@@ -74,6 +74,19 @@ describe('linkerd identity (CLI)', () => {
     expect((await runCli(['identity', 'inspect', 'missing.pem'], { cwd: t.dir })).stderr).toBe('Error: open missing.pem: no such file or directory\n');
   });
 
+  it("a --validity Go cannot parse reads pflag's words, a non-positive one says so, and nothing is written", async () => {
+    const anchor = ['identity', 'create-trust-anchor', '--key-out', 'v.key', '--cert-out', 'v.crt'];
+    expect(await runCli([...anchor, '--validity', '1y'], { cwd: t.dir })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'Error: invalid argument "1y" for "--validity" flag: time: unknown unit "y" in duration "1y"\n',
+    });
+    expect((await runCli([...anchor, '--validity', '0s'], { cwd: t.dir })).stderr).toBe('Error: --validity must be a positive duration (got 0s)\n');
+    expect(fs.existsSync(`${t.dir}/v.crt`) || fs.existsSync(`${t.dir}/v.key`)).toBe(false);
+    const rotate = await runCli(['identity', 'rotate', 'issuer', '--generate', '--trust-anchor-key', 'k', '--validity', '8760', ...kube()]);
+    expect(rotate.stderr).toBe('Error: invalid argument "8760" for "--validity" flag: time: missing unit in duration "8760"\n');
+  });
+
   it('rotate status -o json, and add-anchor: the manifest on stdout, next steps on stderr', async () => {
     const status = await runCli(['identity', 'rotate', 'status', '-o', 'json', ...kube()]);
     expect(status.code).toBe(0);

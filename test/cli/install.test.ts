@@ -170,6 +170,12 @@ describe('install: generated certificates and --identity-trust-anchor-key-out (C
     expect([r.code, r.stdout]).toEqual([1, '']);
     expect(r.stderr).toBe('Error: --identity-anchor-validity must be a positive duration (got 0s)\n');
   });
+
+  it("rejects a validity Go cannot parse in pflag's words", async () => {
+    const r = await runCli(['install', '--ignore-cluster', '--identity-issuer-validity', '1 h']);
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toBe('Error: invalid argument "1 h" for "--identity-issuer-validity" flag: time: unknown unit " h" in duration "1 h"\n');
+  });
 });
 
 describe('install: --set / -f precedence (CLI)', () => {

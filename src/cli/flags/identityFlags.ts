@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { UserError } from '../../core/errors.js';
 import { KEY_TYPES } from '../../core/identity/createCertificates.js';
-import { parseGoDuration } from '../../core/values/index.js';
+import { positiveDurationMs } from '../../core/parse/goDuration.js';
 
 /*
  * The `linkerd identity …` flags as commander hands them over, one schema per subcommand.
@@ -9,16 +9,8 @@ import { parseGoDuration } from '../../core/values/index.js';
  */
 
 const output = z.enum(['text', 'json'], { error: () => 'must be text or json' });
-const goDuration = z.string().refine(
-  (v) => {
-    try {
-      return parseGoDuration(v) > 0n;
-    } catch {
-      return false;
-    }
-  },
-  { error: 'must be a positive duration such as 8760h' },
-);
+/** A Go duration, checked where it is used (positiveDurationMs), in pflag's words. */
+const goDuration = z.string();
 
 export const CreateTrustAnchorFlags = z.object({
   certOut: z.string().min(1),
@@ -93,7 +85,7 @@ export function parseFlags<S extends z.ZodType>(schema: S, flags: unknown): z.in
   throw new UserError(`--${flag}: ${issue?.message ?? 'invalid'}`);
 }
 
-/** Milliseconds of a Go duration already validated by a schema. */
+/** Milliseconds of the positive Go duration `--validity` holds. */
 export function durationMs(value: string): number {
-  return Number(parseGoDuration(value) / 1_000_000n);
+  return positiveDurationMs('validity', value);
 }

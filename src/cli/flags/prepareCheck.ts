@@ -5,7 +5,7 @@ import type { CheckMode } from '../../core/check/types.js';
 import { UserError } from '../../core/errors.js';
 import { invalidArgument } from '../../core/goFlags.js';
 import type { KubeObject } from '../../core/kube/resources.js';
-import { formatGoDuration, parseGoDuration } from '../../core/values/index.js';
+import { formatGoDuration, parseGoDuration } from '../../core/parse/goDuration.js';
 import { clientVersion } from '../../core/version.js';
 import type { GlobalOptions } from '../globals.js';
 

@@ -1,17 +1,18 @@
 import type { RotationState } from '../../core/identity/rotationState.js';
 import { timeLeft } from './identity-inspect.js';
+import { ISSUER_SECRET, TRUST_ROOTS_CONFIGMAP } from '../../core/mesh/names.js';
 import { terminalField as f } from './sanitize.js';
 
 /** `linkerd identity rotate status`: where the rotation stands, each certificate, the stale pods, the next commands. */
 export function rotationText(s: RotationState): string {
   const out: string[] = [`Stage: ${s.stage}`, `  ${s.summary}`, ''];
-  out.push(`Trust anchors (ConfigMap ${s.namespace}/linkerd-identity-trust-roots)${s.externalCA ? ', managed externally' : ''}:`);
+  out.push(`Trust anchors (ConfigMap ${s.namespace}/${TRUST_ROOTS_CONFIGMAP})${s.externalCA ? ', managed externally' : ''}:`);
   for (const a of s.anchors) {
     out.push(
       `  ${a.role.padEnd(7)} ${a.sha256.slice(0, 16)}  ${f(a.subject)}  until ${a.notAfter} (${timeLeft(a.timeLeftMs)})${a.signsIssuer ? '  signs the issuer' : ''}`,
     );
   }
-  out.push('', `Issuer (Secret ${s.namespace}/linkerd-identity-issuer, scheme ${s.scheme}):`);
+  out.push('', `Issuer (Secret ${s.namespace}/${ISSUER_SECRET}, scheme ${s.scheme}):`);
   if (s.issuer) {
     const chain = s.issuer.chainsTo?.ok
       ? `chains to ${s.issuer.chainsTo.anchorSha256.slice(0, 16)}`

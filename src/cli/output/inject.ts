@@ -1,6 +1,7 @@
 import type { InjectResult, InputReport, UninjectResult } from '../../core/inject/run.js';
 import { resourceName, type DocReport, type ReportNote } from '../../core/inject/report.js';
 import type { SkippedEntry } from '../../core/manifest/sources.js';
+import { INJECT_ANNOTATION, INJECT_DISABLED } from '../../core/mesh/names.js';
 
 /*
  * The stderr report of inject and uninject, byte for byte as linkerd writes it (pkg/inject/report.go's generateReport):
@@ -50,7 +51,7 @@ export function injectReportText(reports: readonly DocReport[], opts: InjectRepo
   };
   check(hostNetwork, () => `"hostNetwork: true" detected in ${hostNetwork.join(', ')}`, 'pods do not use host networking');
   check(sidecar, () => `known 3rd party sidecar detected in ${sidecar.join(', ')}`, 'pods do not have a 3rd party proxy or initContainer already injected');
-  check(disabled, () => `"linkerd.io/inject: disabled" annotation set on ${disabled.join(', ')}`, 'pods are not annotated to disable injection');
+  check(disabled, () => `"${INJECT_ANNOTATION}: ${INJECT_DISABLED}" annotation set on ${disabled.join(', ')}`, 'pods are not annotated to disable injection');
   check(supported ? [] : ['none'], () => 'no supported objects found', 'at least one resource can be injected or annotated');
   check(udp, () => `${udp.join(', ')} ${udp.length > 1 ? 'use' : 'uses'} "protocol: UDP"`, 'pod specs do not include UDP ports');
   if (opts.verbose) {

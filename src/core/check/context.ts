@@ -2,6 +2,7 @@ import type { Info } from 'kubernetes-types/version.js';
 import { connectKube, type KubeClient } from '../kube/kubeClient.js';
 import type { KubeSelection } from '../kube/kubeconfig.js';
 import type { ObjectOf, ResourceRef } from '../kube/resources.js';
+import { PromiseMemo } from '../mesh/promiseMemo.js';
 import type { CheckFamilyOptions } from './family.js';
 import { DirectReader, SnapshotReader, type ClusterReader, type ReadOptions } from './reader.js';
 import type { CheckMode } from './types.js';
@@ -42,7 +43,7 @@ export interface CheckOptions {
 /** State shared by every check of one run: the client and the per-run memo. */
 export class CheckRun {
   private client?: Promise<KubeClient>;
-  private readonly memo = new Map<string, Promise<unknown>>();
+  private readonly memo = new PromiseMemo({ rememberFailures: true });
   private readonly generations = new Map<number, CheckContext>();
 
   constructor(readonly options: CheckOptions) {}
@@ -55,12 +56,7 @@ export class CheckRun {
 
   /** Run `fn` once for the whole run (failures are remembered too: they would fail the same way again). */
   shared<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    let p = this.memo.get(key) as Promise<T> | undefined;
-    if (!p) {
-      p = fn();
-      this.memo.set(key, p);
-    }
-    return p;
+    return this.memo.get(key, fn);
   }
 
   /**
@@ -91,7 +87,7 @@ export class CheckRun {
 /** What a check sees: the options, a reader over one view of the cluster, and memoized facts. */
 export class CheckContext {
   private reader?: Promise<ClusterReader>;
-  private readonly facts = new Map<string, Promise<unknown>>();
+  private readonly facts = new PromiseMemo();
 
   constructor(
     readonly run: CheckRun,
@@ -133,15 +129,7 @@ export class CheckContext {
 
   /** A fact derived from this view of the cluster, computed once (failures are not remembered). */
   fact<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    let p = this.facts.get(key) as Promise<T> | undefined;
-    if (!p) {
-      p = fn();
-      this.facts.set(key, p);
-      p.catch(() => {
-        if (this.facts.get(key) === p) this.facts.delete(key);
-      });
-    }
-    return p;
+    return this.facts.get(key, fn);
   }
 
   /** A fact of the whole run (the latest versions, the rendered install manifest). */

@@ -1,11 +1,11 @@
 import type { ConfigMap, Pod, Secret } from 'kubernetes-types/core/v1.js';
 import { KubeError } from '../kube/kubeError.js';
-import { LINKERD_CONFIG, parseLinkerdConfigValues } from '../kube/linkerdConfig.js';
+import { parseLinkerdConfigValues } from '../kube/linkerdConfig.js';
 import { certificateInfo, decodeCertificates, decodePrivateKey, keyMatchesCertificate, type CertificateInfo, type x509 } from '../pki/index.js';
 import { parseClusterValues, type Values } from '../values/index.js';
 import type { CheckContext } from './context.js';
 import { coreOptions } from './coreOptions.js';
-import { CONTROL_PLANE_COMPONENT_LABEL, CONTROL_PLANE_NS_LABEL } from '../mesh/names.js';
+import { CONTROL_PLANE_COMPONENT_LABEL, CONTROL_PLANE_NS_LABEL, EXTENSION_LABEL, ISSUER_SECRET, LINKERD_CONFIG } from '../mesh/names.js';
 
 /*
  * Facts several checks share, derived from one view of the cluster and computed once per
@@ -82,8 +82,6 @@ export function credentialsOf(crtPem: string, keyPem: string): { leaf: Cert; cha
   return { leaf, chain };
 }
 
-export const ISSUER_SECRET = 'linkerd-identity-issuer';
-
 const keyMissing = (key: string, what: string, external: boolean) =>
   new Error(`key ${key} containing the ${what} needs to exist in secret ${ISSUER_SECRET} if --identity-external-issuer=${external}`);
 
@@ -136,6 +134,6 @@ export function issuerMaterial(ctx: CheckContext): Promise<IssuerMaterial> {
 
 /** The namespaces labelled `linkerd.io/extension`, by label value. */
 export async function extensionNamespaces(ctx: CheckContext): Promise<Array<{ extension: string; namespace: string }>> {
-  const namespaces = await ctx.list('namespaces', { labelSelector: 'linkerd.io/extension' });
-  return namespaces.map((ns) => ({ extension: ns.metadata?.labels?.['linkerd.io/extension'] ?? '', namespace: ns.metadata?.name ?? '' }));
+  const namespaces = await ctx.list('namespaces', { labelSelector: EXTENSION_LABEL });
+  return namespaces.map((ns) => ({ extension: ns.metadata?.labels?.[EXTENSION_LABEL] ?? '', namespace: ns.metadata?.name ?? '' }));
 }

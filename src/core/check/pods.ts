@@ -1,6 +1,6 @@
 import type { ContainerStatus, Pod } from 'kubernetes-types/core/v1.js';
-import { PROXY_CONTAINER_NAME } from '../kube/proxyVersion.js';
 import type { TerminalState } from './types.js';
+import { PROXY_CONTAINER_NAME } from '../mesh/names.js';
 
 const isRestartableInit = (spec: Pod['spec'], name: string) => spec?.initContainers?.find((c) => c.name === name)?.restartPolicy === 'Always';
 

@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { isUserError } from '../errors.js';
 import { isKubeError } from '../kube/kubeError.js';
-import { formatGoDuration } from '../values/index.js';
+import { formatGoDuration } from '../parse/goDuration.js';
 import type { CheckContext } from './context.js';
 import { fail, type CheckDefinition, type CheckOutcome, type CheckResult } from './types.js';
 

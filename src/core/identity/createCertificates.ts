@@ -16,7 +16,7 @@ import {
   type KeyAlgorithm,
 } from '../pki/index.js';
 import { parseBundle } from '../pki/parseBundle.js';
-import { parseGoDuration } from '../values/index.js';
+import { positiveDurationMs } from '../parse/goDuration.js';
 
 export const KEY_TYPES: readonly KeyAlgorithm[] = ['ecdsa-p256', 'rsa-2048', 'rsa-4096'];
 
@@ -53,17 +53,6 @@ export interface CreatedCertificate {
   notes: string[];
 }
 
-function lifetimeMs(flag: string, value: string): number {
-  let ns: bigint;
-  try {
-    ns = parseGoDuration(value);
-  } catch {
-    throw new UserError(`--${flag}: invalid duration "${value}" (use e.g. 8760h)`);
-  }
-  if (ns <= 0n) throw new UserError(`--${flag} must be a positive duration (got ${value})`);
-  return Number(ns / 1_000_000n);
-}
-
 function infoOf(pem: string): CertificateInfo {
   const [entry] = parseBundle(pem, 'generated certificate');
   if (entry === undefined) throw new UserError('generated certificate: no certificate');
@@ -73,7 +62,7 @@ function infoOf(pem: string): CertificateInfo {
 /** `linkerd identity create-trust-anchor`: a self-signed root CA, written to two new files. */
 export async function createTrustAnchorFiles(req: CreateTrustAnchorRequest): Promise<CreatedCertificate> {
   const now = (req.now ?? new Date()).getTime();
-  const ms = lifetimeMs('validity', req.validity);
+  const ms = positiveDurationMs('validity', req.validity);
   const anchor = await createTrustAnchor({
     commonName: req.commonName ?? `root.linkerd.${req.trustDomain}`,
     notBefore: new Date(now - CLOCK_SKEW_ALLOWANCE_MS),
@@ -95,7 +84,7 @@ export async function createTrustAnchorFiles(req: CreateTrustAnchorRequest): Pro
 export async function createIssuerFiles(req: CreateIssuerRequest): Promise<CreatedCertificate> {
   const nowDate = req.now ?? new Date();
   const now = nowDate.getTime();
-  const ms = lifetimeMs('validity', req.validity);
+  const ms = positiveDurationMs('validity', req.validity);
   const anchorPem = readBoundedFile(req.trustAnchorFile);
   const keyPem = readBoundedFile(req.trustAnchorKeyFile);
   const key = parsePrivateKey(keyPem, req.trustAnchorKeyFile);

@@ -1,15 +1,12 @@
 import type { ConfigMap, Pod, Secret } from 'kubernetes-types/core/v1.js';
-import { CONTROL_PLANE_NS_LABEL } from '../mesh/names.js';
+import { CONTROL_PLANE_NS_LABEL, ISSUER_SECRET, LINKERD_CONFIG, TRUST_ROOTS_CONFIGMAP } from '../mesh/names.js';
 import { UserError } from '../errors.js';
 import { WEBHOOK_SECRETS, type InstalledState } from '../mesh/renderControlPlaneFor.js';
 import { OVERRIDES_SECRET } from '../mesh/loadStoredValues.js';
 import { connectKube, type KubeClient } from '../kube/kubeClient.js';
 import type { KubeSelection } from '../kube/kubeconfig.js';
-import { LINKERD_CONFIG, parseLinkerdConfigValues } from '../kube/linkerdConfig.js';
+import { parseLinkerdConfigValues } from '../kube/linkerdConfig.js';
 import type { WebhookKey } from '../../../templates/control-plane/index.js';
-
-export const TRUST_ROOTS = 'linkerd-identity-trust-roots';
-export const ISSUER_SECRET = 'linkerd-identity-issuer';
 
 /** Everything identity state is read from: a fixed number of requests, whatever the pod count. */
 export interface IdentityObjects {
@@ -44,7 +41,7 @@ async function read(client: KubeClient, ns: string, o: { pods: boolean; installe
   const keys = Object.keys(WEBHOOK_SECRETS) as WebhookKey[];
   // All reads start together; the first failure fails the whole read (nothing is printed before).
   const [trustRoots, linkerdConfig, issuer, overrides, pods, webhookSecrets, heartbeat] = await Promise.all([
-    client.find('configmaps', TRUST_ROOTS, ns),
+    client.find('configmaps', TRUST_ROOTS_CONFIGMAP, ns),
     client.find('configmaps', LINKERD_CONFIG, ns),
     client.find('secrets', ISSUER_SECRET, ns),
     client.find('secrets', OVERRIDES_SECRET, ns),

@@ -5,6 +5,7 @@ import type { x509 } from '../pki/index.js';
 import { parseBundle } from '../pki/parseBundle.js';
 import { certificateReport, type CertificateReport } from './certificateReport.js';
 import { readIdentityObjects, type IdentityObjects } from './identityObjects.js';
+import { ISSUER_SECRET, LINKERD_CONFIG, TRUST_BUNDLE_KEY, TRUST_ROOTS_CONFIGMAP } from '../mesh/names.js';
 
 export interface InspectSection {
   /** `trust anchors file ca.crt`, `ConfigMap linkerd/linkerd-identity-trust-roots`. */
@@ -43,7 +44,7 @@ export function issuerCertificatePem(secret: Secret): string | undefined {
 }
 
 function bundleOf(cm: ConfigMap | undefined): string | undefined {
-  return cm?.data?.['ca-bundle.crt'];
+  return cm?.data?.[TRUST_BUNDLE_KEY];
 }
 
 /** `linkerd identity inspect --cluster`: the trust roots, the issuer and linkerd-config's copy of the anchors. */
@@ -53,18 +54,18 @@ export async function inspectCluster(opts: { selection: KubeSelection; namespace
   const objs = opts.objects ?? (await readIdentityObjects(opts.selection, ns, { pods: false }));
   const bundleText = bundleOf(objs.trustRoots);
   if (bundleText === undefined && objs.configAnchors === undefined) {
-    throw new UserError(`no Linkerd identity found in namespace ${ns}: ConfigMaps linkerd-identity-trust-roots and linkerd-config are missing`);
+    throw new UserError(`no Linkerd identity found in namespace ${ns}: ConfigMaps ${TRUST_ROOTS_CONFIGMAP} and ${LINKERD_CONFIG} are missing`);
   }
-  const bundleSource = `ConfigMap ${ns}/linkerd-identity-trust-roots`;
+  const bundleSource = `ConfigMap ${ns}/${TRUST_ROOTS_CONFIGMAP}`;
   const bundle = bundleText === undefined ? undefined : parseBundle(bundleText, bundleSource).map((e) => e.certificate);
   const sections: InspectSection[] = [];
   const problems: string[] = [];
   if (bundleText !== undefined)
     sections.push({ title: `${bundleSource} (ca-bundle.crt)`, certificates: await reports(bundleText, bundleSource, now, undefined) });
-  else problems.push(`ConfigMap ${ns}/linkerd-identity-trust-roots is missing`);
+  else problems.push(`ConfigMap ${ns}/${TRUST_ROOTS_CONFIGMAP} is missing`);
   if (objs.issuer) {
     const pem = issuerCertificatePem(objs.issuer);
-    const source = `Secret ${ns}/linkerd-identity-issuer`;
+    const source = `Secret ${ns}/${ISSUER_SECRET}`;
     if (pem === undefined) problems.push(`${source} has neither crt.pem nor tls.crt`);
     else
       sections.push({
@@ -72,13 +73,13 @@ export async function inspectCluster(opts: { selection: KubeSelection; namespace
         certificates: await reports(pem, source, now, bundle),
       });
   } else {
-    problems.push(`Secret ${ns}/linkerd-identity-issuer is missing`);
+    problems.push(`Secret ${ns}/${ISSUER_SECRET} is missing`);
   }
   if (objs.configAnchors !== undefined) {
     const source = `ConfigMap ${ns}/linkerd-config`;
     sections.push({ title: `${source} (identityTrustAnchorsPEM)`, certificates: await reports(objs.configAnchors, source, now, undefined) });
     if (bundleText !== undefined && objs.configAnchors.trim() !== bundleText.trim()) {
-      problems.push(`the anchors in linkerd-config differ from ConfigMap linkerd-identity-trust-roots: a rotation step was applied only in part`);
+      problems.push(`the anchors in ${LINKERD_CONFIG} differ from ConfigMap ${TRUST_ROOTS_CONFIGMAP}: a rotation step was applied only in part`);
     }
   }
   return { sections, problems };

@@ -7,6 +7,7 @@ import { isNotFound } from '../kube/kubeError.js';
 import { portForward } from '../kube/portForward.js';
 import { proxyContainer } from '../mesh/proxyContainer.js';
 import { x509 } from '../pki/index.js';
+import { ADMIN_PORT_NAME } from '../mesh/names.js';
 import { parseCertificateDer } from '../pki/parseCertificates.js';
 
 export interface PodIdentityRequest {
@@ -26,7 +27,6 @@ export interface PodCertificates {
   certificates: x509.X509Certificate[];
 }
 
-const ADMIN_PORT = 'linkerd-admin';
 const LOCAL_NAME_ENV = 'LINKERD2_PROXY_IDENTITY_LOCAL_NAME';
 
 /** The proxy's identity: its LOCAL_NAME env with the service account and namespace filled in. */
@@ -38,7 +38,7 @@ function identityOf(pod: Pod, env: ReadonlyArray<{ name: string; value?: string 
 
 function adminPortOf(pod: Pod): { port: number; identity: string } {
   const proxy = proxyContainer(pod);
-  const port = proxy?.ports?.find((p) => p.name === ADMIN_PORT)?.containerPort;
+  const port = proxy?.ports?.find((p) => p.name === ADMIN_PORT_NAME)?.containerPort;
   if (proxy === undefined || port === undefined) throw new UserError('failed to find linkerd-admin port in linkerd-proxy container for given pod spec');
   return { port, identity: identityOf(pod, proxy.env ?? []) };
 }

@@ -1,9 +1,7 @@
 import type { Pod } from 'kubernetes-types/core/v1.js';
-import { TRUST_ANCHORS_ENV } from '../mesh/names.js';
+import { TRUST_ANCHORS_ENV, TRUST_ROOT_ANNOTATION } from '../mesh/names.js';
 import { proxyContainer } from '../mesh/proxyContainer.js';
 import { decodeCertificates, fingerprintSha256, sha256Hex } from '../pki/index.js';
-
-export const TRUST_ROOT_ANNOTATION = 'linkerd.io/trust-root-sha256';
 
 /** The anchors a pod's proxy was started with: fingerprints, or unknown (a bundle we cannot see). */
 export type PodAnchors = { known: true; sha256: string[] } | { known: false };

@@ -1,12 +1,13 @@
 import { UserError } from '../errors.js';
 import type { KubeSelection } from '../kube/kubeconfig.js';
 import { fingerprintSha256, type x509 } from '../pki/index.js';
-import { parseGoDuration } from '../values/index.js';
+import { goDuration } from '../parse/goDuration.js';
 import { parseBundle } from '../pki/parseBundle.js';
 import { certificateReport, type CertificateReport } from './certificateReport.js';
 import { readIdentityObjects, type IdentityObjects } from './identityObjects.js';
 import { issuerCertificatePem } from './inspect.js';
 import { podTrustReader, type PodTrust } from './podTrust.js';
+import { ISSUER_SECRET, LINKERD_CONFIG, TRUST_BUNDLE_KEY, TRUST_ROOTS_CONFIGMAP } from '../mesh/names.js';
 
 /*
  * Where a trust-anchor rotation stands, derived from the cluster alone (no local state), so a
@@ -98,13 +99,13 @@ const trimEq = (a: string | undefined, b: string | undefined) => a !== undefined
 
 /** The parsed bundle, issuer and pods; structural only (validity is judged by rotationState). */
 export async function rotationFacts(objects: IdentityObjects, namespace: string): Promise<RotationFacts> {
-  const source = `ConfigMap ${namespace}/linkerd-identity-trust-roots`;
-  const bundleText = objects.trustRoots?.data?.['ca-bundle.crt'] ?? objects.configAnchors;
+  const source = `ConfigMap ${namespace}/${TRUST_ROOTS_CONFIGMAP}`;
+  const bundleText = objects.trustRoots?.data?.[TRUST_BUNDLE_KEY] ?? objects.configAnchors;
   if (bundleText === undefined) throw new UserError(`${source} not found, and linkerd-config has no identityTrustAnchorsPEM`);
   const bundle = parseBundle(bundleText, source).map((e) => e.certificate);
   const bundleSha = bundle.map(fingerprintSha256);
   const issuerPem = objects.issuer ? issuerCertificatePem(objects.issuer) : undefined;
-  const issuer = issuerPem === undefined ? undefined : parseBundle(issuerPem, `Secret ${namespace}/linkerd-identity-issuer`)[0]?.certificate;
+  const issuer = issuerPem === undefined ? undefined : parseBundle(issuerPem, `Secret ${namespace}/${ISSUER_SECRET}`)[0]?.certificate;
   const issuerAnchor = issuer ? await signingAnchor(issuer, bundle, bundleSha) : undefined;
   let newest: string | undefined;
   let newestAt = -Infinity;
@@ -175,17 +176,17 @@ export async function rotationState(facts: RotationFacts, namespace: string, now
     bundle.map(async (c, i) => {
       const sha = bundleSha[i] ?? '';
       const role: AnchorRole = bundle.length === 1 ? 'current' : sha === newest ? 'new' : 'old';
-      return { ...(await certificateReport(c, `ConfigMap ${namespace}/linkerd-identity-trust-roots`, now)), role, signsIssuer: sha === issuerAnchor };
+      return { ...(await certificateReport(c, `ConfigMap ${namespace}/${TRUST_ROOTS_CONFIGMAP}`, now)), role, signsIssuer: sha === issuerAnchor };
     }),
   );
   const issuerReport = issuer
-    ? await certificateReport(issuer, `Secret ${namespace}/linkerd-identity-issuer`, now, { anchors: bundle, intermediates: [] })
+    ? await certificateReport(issuer, `Secret ${namespace}/${ISSUER_SECRET}`, now, { anchors: bundle, intermediates: [] })
     : undefined;
   const warnings: string[] = [];
   for (const a of anchors) if (a.status !== 'valid') warnings.push(`trust anchor ${a.subject} (${short(a.sha256)}) is ${a.status} (NotAfter ${a.notAfter})`);
   if (issuerReport && issuerReport.status !== 'valid')
     warnings.push(`issuer ${issuerReport.subject} is ${issuerReport.status} (NotAfter ${issuerReport.notAfter})`);
-  if (!issuer) warnings.push(`Secret ${namespace}/linkerd-identity-issuer not found`);
+  if (!issuer) warnings.push(`Secret ${namespace}/${ISSUER_SECRET} not found`);
 
   const stale = podsNotMatching(facts.pods, bundleSha);
   const staleCount = stale.reduce((n, g) => n + g.pods.length, 0);
@@ -198,7 +199,7 @@ export async function rotationState(facts: RotationFacts, namespace: string, now
   let next: string[];
   if (!facts.inSync) {
     stage = 'inconsistent';
-    summary = 'linkerd-config and ConfigMap linkerd-identity-trust-roots hold different anchors: the last step was applied only in part';
+    summary = `${LINKERD_CONFIG} and ConfigMap ${TRUST_ROOTS_CONFIGMAP} hold different anchors: the last step was applied only in part`;
     next = ['apply the last step’s manifest again in full (re-run the step: it is computed from the cluster)'];
   } else if (issuer && issuerAnchor === undefined) {
     stage = 'issuer-untrusted';
@@ -206,7 +207,7 @@ export async function rotationState(facts: RotationFacts, namespace: string, now
     next = [
       ext(
         'linkerd identity rotate issuer --generate --trust-anchor-key KEY | kubectl apply -f -',
-        'have cert-manager re-issue Secret linkerd-identity-issuer from a CA in the bundle',
+        `have cert-manager re-issue Secret ${ISSUER_SECRET} from a CA in the bundle`,
       ),
     ];
   } else if (untrusting.length > 0) {
@@ -234,7 +235,7 @@ export async function rotationState(facts: RotationFacts, namespace: string, now
     next = [
       ext(
         'linkerd identity rotate issuer --generate --trust-anchor-key new-ca.key | kubectl apply -f -',
-        'have cert-manager issue Secret linkerd-identity-issuer from the new anchor (point the Certificate’s issuerRef at a CA Issuer holding it)',
+        `have cert-manager issue Secret ${ISSUER_SECRET} from the new anchor (point the Certificate’s issuerRef at a CA Issuer holding it)`,
       ),
     ];
   } else {
@@ -243,7 +244,7 @@ export async function rotationState(facts: RotationFacts, namespace: string, now
     next = [
       `kubectl -n ${namespace} rollout restart deploy && restart the meshed workloads   # so no proxy holds a certificate of the old issuer`,
       objects.externalCA
-        ? 'have trust-manager drop the old anchors from ConfigMap linkerd-identity-trust-roots'
+        ? `have trust-manager drop the old anchors from ConfigMap ${TRUST_ROOTS_CONFIGMAP}`
         : `linkerd identity rotate remove-anchor --keep ${newest ?? ''} | kubectl apply -f -`,
     ];
   }
@@ -269,9 +270,6 @@ export async function readRotationState(selection: KubeSelection, namespace: str
 
 /** linkerd's issuanceLifetime (Go duration) in ms; 24h when unreadable. */
 export function issuanceLifetimeMs(value: string | undefined): number {
-  try {
-    return Number(parseGoDuration(value ?? '24h') / 1_000_000n);
-  } catch {
-    return 24 * 3_600_000;
-  }
+  const d = goDuration(value ?? '24h');
+  return d.ok ? Number(d.value / 1_000_000n) : 24 * 3_600_000;
 }

@@ -23,6 +23,7 @@ import { parseBundle } from '../pki/parseBundle.js';
 import type { Values } from '../values/index.js';
 import { readIdentityObjects } from './identityObjects.js';
 import { issuanceLifetimeMs, podsLacking, rotationFacts, type RotationFacts, type StaleWorkload } from './rotationState.js';
+import { ISSUER_SECRET, LINKERD_CONFIG, TRUST_BUNDLE_KEY, TRUST_ROOTS_CONFIGMAP } from '../mesh/names.js';
 
 /*
  * The rotation steps. Each reads the cluster afresh, refuses what would break identity (unless
@@ -70,7 +71,7 @@ async function load(input: StepInput): Promise<Context> {
   const { values } = loadStoredValues(objects.overrides);
   if (!facts.inSync && !input.force) {
     throw new UserError(
-      'linkerd-config and ConfigMap linkerd-identity-trust-roots hold different anchors: apply the previous step’s manifest in full first (or use --force)',
+      `${LINKERD_CONFIG} and ConfigMap ${TRUST_ROOTS_CONFIGMAP} hold different anchors: apply the previous step’s manifest in full first (or use --force)`,
     );
   }
   const ctx = await controlPlaneContext({ values, namespace: input.namespace, now, installed: objects.installed });
@@ -89,7 +90,7 @@ async function load(input: StepInput): Promise<Context> {
 function refuseExternalCA(values: Values, namespace: string, what: string): void {
   if (values.identity.externalCA) {
     throw new UserError(
-      `the trust bundle is managed outside Linkerd (identity.externalCA=true): ${what} in ConfigMap ${namespace}/linkerd-identity-trust-roots (key ca-bundle.crt) with trust-manager's Bundle, then restart the control plane and the meshed workloads`,
+      `the trust bundle is managed outside Linkerd (identity.externalCA=true): ${what} in ConfigMap ${namespace}/${TRUST_ROOTS_CONFIGMAP} (key ${TRUST_BUNDLE_KEY}) with trust-manager's Bundle, then restart the control plane and the meshed workloads`,
     );
   }
 }
@@ -155,7 +156,7 @@ export async function switchIssuer(input: IssuerStepInput): Promise<StepResult> 
   const c = await load(input);
   if (c.values.identity.issuer.scheme === 'kubernetes.io/tls') {
     throw new UserError(
-      `the issuer is managed outside Linkerd (scheme kubernetes.io/tls): have cert-manager re-issue Secret ${input.namespace}/linkerd-identity-issuer from a CA Issuer that holds the new trust anchor (change the Certificate's issuerRef), then run \`linkerd identity rotate status\``,
+      `the issuer is managed outside Linkerd (scheme kubernetes.io/tls): have cert-manager re-issue Secret ${input.namespace}/${ISSUER_SECRET} from a CA Issuer that holds the new trust anchor (change the Certificate's issuerRef), then run \`linkerd identity rotate status\``,
     );
   }
   let crtPem: string;

@@ -1,11 +1,12 @@
 import * as z from 'zod';
 import { UserError } from '../errors.js';
-import { parseGoBool } from '../values/flags.js';
-import { parseGoDuration } from '../values/duration.js';
+import { goBool } from '../parse/goBool.js';
+import { parseGoDuration } from '../parse/goDuration.js';
 import { parsePortRanges } from '../values/portRanges.js';
-import { isQuantity, wholeCPUCores } from '../values/quantity.js';
+import { isQuantity, wholeCPUCores } from '../parse/quantity.js';
 import type { Values } from '../values/schema.js';
 import { INBOUND_POLICIES, isCIDR, isValidProxyLogLevel } from '../values/validate.js';
+import { INJECT_ANNOTATION, INJECT_ENABLED, INJECT_INGRESS } from '../mesh/names.js';
 
 /*
  * THE annotation table (linkerd's getOverrideAnnotations and the annotations the injector reads): each row ties one pod annotation to the values it stands for and
@@ -17,14 +18,8 @@ import { INBOUND_POLICIES, isCIDR, isValidProxyLogLevel } from '../values/valida
  * A bad annotation value is ignored with a warning, never fatal, like the injector.
  */
 
-export const INJECT_ANNOTATION = 'linkerd.io/inject';
-export const INJECT_ENABLED = 'enabled';
-export const INJECT_DISABLED = 'disabled';
-export const INJECT_INGRESS = 'ingress';
-export const CREATED_BY_ANNOTATION = 'linkerd.io/created-by';
 export const DEBUG_SIDECAR_ANNOTATION = 'config.linkerd.io/enable-debug-sidecar';
 export const CLOSE_WAIT_ANNOTATION = 'config.linkerd.io/close-wait-timeout';
-export const CONTROL_PLANE_COMPONENT_LABEL = 'linkerd.io/control-plane-component';
 
 export interface AnnotationRow {
   readonly key: string;
@@ -60,9 +55,9 @@ function uint(s: string): number {
 }
 
 function bool(s: string): boolean {
-  const b = parseGoBool(s);
-  if (b === undefined) throw invalid('not a boolean');
-  return b;
+  const b = goBool(s);
+  if (!b.ok) throw invalid('not a boolean');
+  return b.value;
 }
 
 function enabled(s: string): boolean {

@@ -1,11 +1,13 @@
 import { UserError } from '../errors.js';
 import type { KubeClient } from '../kube/kubeClient.js';
 import type { KubeSelection } from '../kube/kubeconfig.js';
+import { openProbed } from '../kube/openProbed.js';
 import { parseClusterValues } from '../values/config.js';
 import { defaultValues } from '../values/defaults.js';
 import type { Values } from '../values/schema.js';
 import { isMap } from '../values/tree.js';
 import { parseValuesYaml, readLocalValuesFile } from '../values/valuesFiles.js';
+import { LINKERD_CONFIG } from '../mesh/names.js';
 
 /*
  * The values inject starts from (before the proxy flags), in order:
@@ -57,10 +59,13 @@ async function fromValuesFile(path: string, read: (p: string) => Promise<string>
 async function fromCluster(o: BaseValuesOptions, notes: string[]): Promise<{ values: Values; client?: KubeClient }> {
   const { connectKube } = await import('../kube/kubeClient.js');
   const { isNoKubeConfig } = await import('../kube/kubeError.js');
-  const { readLinkerdConfig, LINKERD_CONFIG } = await import('../kube/linkerdConfig.js');
+  const { readLinkerdConfig } = await import('../kube/linkerdConfig.js');
   let client: KubeClient;
   try {
-    client = await (o.connect ?? connectKube)(o.kube);
+    client = await openProbed(
+      () => (o.connect ?? connectKube)(o.kube),
+      (c) => c.serverVersion(),
+    );
   } catch (e) {
     // No kubeconfig at all (and none asked for): a text transform needs no cluster. One that
     // names a cluster but fails (a credential plugin, a certificate file) fails as linkerd does.
@@ -68,12 +73,6 @@ async function fromCluster(o: BaseValuesOptions, notes: string[]): Promise<{ val
       notes.push(`no Kubernetes configuration found (${e.message}); using default values (use --ignore-cluster or --values to choose explicitly)`);
       return { values: defaultValues() };
     }
-    throw UserError.verbatim(`Cannot connect to Kubernetes: ${(e as Error).message}\n${CHECK_HINT}\n`);
-  }
-  try {
-    await client.serverVersion();
-  } catch (e) {
-    client.close();
     throw UserError.verbatim(`Cannot connect to Kubernetes: ${(e as Error).message}\n${CHECK_HINT}\n`);
   }
   let raw: Record<string, unknown> | undefined;

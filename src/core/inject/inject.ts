@@ -13,26 +13,17 @@ import { ManifestShapeError, type DocEditor } from '../manifest/editor.js';
 import { sortKeysDeep } from '../manifest/emit.js';
 import type { ManifestStream } from '../manifest/stream.js';
 import { renderStream, type OutputFormat, type StreamOutput } from '../manifest/write.js';
-import { canonicalQuantity } from '../values/quantity.js';
+import { canonicalQuantity } from '../parse/quantity.js';
 import type { Values } from '../values/schema.js';
 import { deepClone, deepFreeze } from '../values/tree.js';
-import {
-  DEBUG_SIDECAR_ANNOTATION,
-  INJECT_ANNOTATION,
-  INJECT_DISABLED,
-  INJECT_ENABLED,
-  INJECT_INGRESS,
-  annotationRow,
-  annotationValue,
-  applyAnnotations,
-  hasRecognisedAnnotations,
-} from './annotations.js';
+import { DEBUG_SIDECAR_ANNOTATION, annotationRow, annotationValue, applyAnnotations, hasRecognisedAnnotations } from './annotations.js';
 import { NAMESPACE_KIND, SERVICE_KIND, identityOf, podTemplateOf, workloadKind, type WorkloadKind } from './kinds.js';
 import { documentObjects } from './objects.js';
 import { resourceName, type DocReport, type ReportNote } from './report.js';
 import { pruneStripped, stripObject } from './uninject.js';
 import { readCstObject } from './cstPod.js';
 import type { PodTarget } from './podTarget.js';
+import { INJECT_ANNOTATION, INJECT_DISABLED, INJECT_ENABLED, INJECT_INGRESS, PROXY_CONTAINER_NAME, PROXY_INIT_CONTAINER_NAME } from '../mesh/names.js';
 
 /*
  * inject for one stream: every object is first stripped of a previous injection (so re-injecting
@@ -66,7 +57,7 @@ export interface InjectStreamResult {
   errors: string[];
 }
 
-const SIDECAR_NAMES = new Set(['linkerd-proxy', 'istio-proxy', 'linkerd-init', 'istio-init']);
+const SIDECAR_NAMES = new Set([PROXY_CONTAINER_NAME, 'istio-proxy', PROXY_INIT_CONTAINER_NAME, 'istio-init']);
 const SIDECAR_IMAGES = ['cr.l5d.io/linkerd/proxy:', 'gcr.io/istio-release/proxyv2:', 'cr.l5d.io/linkerd/proxy-init:', 'gcr.io/istio-release/proxy_init:'];
 
 function hasSidecar(spec: PodSpec): boolean {
@@ -444,7 +435,7 @@ function preStripFacts(ed: DocEditor, obj: YAMLMap): PreStripFacts {
   const names = (key: string) => (spec ? (ed.getSeq(spec, key)?.items ?? []) : []).map((c) => (isMap(c) ? ed.getString(c, 'name') : undefined));
   return {
     ingressBefore: annotations[INJECT_ANNOTATION] === INJECT_INGRESS,
-    wasInjected: [...names('containers'), ...names('initContainers')].includes('linkerd-proxy'),
+    wasInjected: [...names('containers'), ...names('initContainers')].includes(PROXY_CONTAINER_NAME),
   };
 }
 

@@ -1,22 +1,21 @@
 import { isMap, type YAMLMap, type YAMLSeq } from 'yaml';
-import {
-  DEBUG_CONTAINER_NAME,
-  END_ENTITY_VOLUME,
-  IDENTITY_TOKEN_VOLUME,
-  NETWORK_VALIDATOR_CONTAINER_NAME,
-  PODINFO_VOLUME,
-  PROXY_CONTAINER_NAME,
-  PROXY_INIT_CONTAINER_NAME,
-  XTABLES_LOCK_VOLUME,
-} from '../../../templates/proxy/context.js';
+import { END_ENTITY_VOLUME, IDENTITY_TOKEN_VOLUME, PODINFO_VOLUME, XTABLES_LOCK_VOLUME } from '../../../templates/proxy/context.js';
 import type { DocEditor } from '../manifest/editor.js';
 import { keyOf } from '../manifest/editor.js';
 import type { ManifestStream } from '../manifest/stream.js';
-import { CONTROL_PLANE_COMPONENT_LABEL, INJECT_ANNOTATION, INJECT_DISABLED } from './annotations.js';
 import { NAMESPACE_KIND, SERVICE_KIND, identityOf, podTemplateOf, workloadKind } from './kinds.js';
 import { documentObjects } from './objects.js';
 import type { DocReport } from './report.js';
 import { renderStream, type OutputFormat, type StreamOutput } from '../manifest/write.js';
+import {
+  CONTROL_PLANE_COMPONENT_LABEL,
+  DEBUG_CONTAINER_NAME,
+  INJECT_ANNOTATION,
+  INJECT_DISABLED,
+  NETWORK_VALIDATOR_CONTAINER_NAME,
+  PROXY_CONTAINER_NAME,
+  PROXY_INIT_CONTAINER_NAME,
+} from '../mesh/names.js';
 
 /*
  * Removing what injection adds, as linkerd's pkg/inject/uninject.go does. Beyond the real CLI, the network validator, the debug

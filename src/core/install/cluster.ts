@@ -4,7 +4,8 @@ import { LINKERD_CRD_EXPECTATIONS } from '../../../templates/crds/index.js';
 import { UserError } from '../errors.js';
 import { connectKube, type KubeClient } from '../kube/kubeClient.js';
 import type { KubeSelection } from '../kube/kubeconfig.js';
-import { CONTROL_PLANE_NS_LABEL } from '../mesh/names.js';
+import { openProbed } from '../kube/openProbed.js';
+import { CONTROL_PLANE_NS_LABEL, ISSUER_SECRET, LINKERD_CONFIG } from '../mesh/names.js';
 import { type GatewayApiState, gatewayApiState } from '../mesh/gatewayApi.js';
 import { assertEndpointSlices } from '../mesh/endpointSlices.js';
 import { findOverridesSecret } from '../mesh/loadStoredValues.js';
@@ -27,7 +28,7 @@ export const DOCKER_NODES =
   'there are nodes using the docker container runtime and proxy-init container must run as root user.\ntry installing linkerd via --set proxyInit.runAsRoot=true\n';
 
 const keyMissing = (key: string, what: string) =>
-  `key ${key} containing the ${what} needs to exist in secret linkerd-identity-issuer if --identity-external-issuer=true`;
+  `key ${key} containing the ${what} needs to exist in secret ${ISSUER_SECRET} if --identity-external-issuer=true`;
 
 export class InstallCluster {
   private crdList?: Promise<CustomResourceDefinition[]>;
@@ -43,14 +44,11 @@ export class InstallCluster {
   static async connect(sel: KubeSelection): Promise<InstallCluster> {
     let client: KubeClient;
     try {
-      client = await connectKube(sel);
+      client = await openProbed(
+        () => connectKube(sel),
+        (c) => c.serverVersion(),
+      );
     } catch (e) {
-      throw UserError.verbatim(CANNOT_CONNECT((e as Error).message), { cause: e });
-    }
-    try {
-      await client.serverVersion();
-    } catch (e) {
-      client.close();
       throw UserError.verbatim(CANNOT_CONNECT((e as Error).message), { cause: e });
     }
     return new InstallCluster(client);
@@ -87,7 +85,7 @@ export class InstallCluster {
 
   /** linkerd-config must not exist yet: a second install would clobber the first. */
   async assertNoLinkerdConfig(namespace: string): Promise<void> {
-    const cm = await this.client.find('configmaps', 'linkerd-config', namespace);
+    const cm = await this.client.find('configmaps', LINKERD_CONFIG, namespace);
     if (cm) throw UserError.verbatim(CONFIG_CONFLICT(namespace));
   }
 
@@ -123,7 +121,7 @@ export class InstallCluster {
 
   /** The external issuer's Secret, which cert-manager (or the user) must have created. */
   async externalIssuer(namespace: string): Promise<ExternalIssuerData> {
-    const secret: Secret = await this.client.get('secrets', 'linkerd-identity-issuer', namespace);
+    const secret: Secret = await this.client.get('secrets', ISSUER_SECRET, namespace);
     const data = secret.data ?? {};
     const read = (key: string, what: string) => {
       if (data[key] === undefined) throw new UserError(keyMissing(key, what));

@@ -1,6 +1,7 @@
 import { UserError } from '../errors.js';
 import { checkIssuerCredentials, decodeCertificates, decodePrivateKey, generateIdentityCredentials, keyMatchesCertificate } from '../pki/index.js';
 import type { Values } from '../values/index.js';
+import { ISSUER_SECRET } from '../mesh/names.js';
 
 /*
  * linkerd's initializeIssuerCredentials: use the external issuer's Secret, validate
@@ -96,12 +97,12 @@ export async function initializeIdentityCredentials(input: Values, opts: Identit
     // A key from -f/--set/--set-file would otherwise be kept in the linkerd-config-overrides Secret.
     if (tls.keyPEM !== '' || tls.crtPEM !== '') {
       throw new UserError(
-        `identity.issuer.tls.${tls.keyPEM !== '' ? 'keyPEM' : 'crtPEM'} must not be set if --identity-external-issuer=true: the issuer is read from Secret ${opts.namespace}/linkerd-identity-issuer, and values given here would be stored in the linkerd-config-overrides Secret`,
+        `identity.issuer.tls.${tls.keyPEM !== '' ? 'keyPEM' : 'crtPEM'} must not be set if --identity-external-issuer=true: the issuer is read from Secret ${opts.namespace}/${ISSUER_SECRET}, and values given here would be stored in the linkerd-config-overrides Secret`,
       );
     }
     if (!opts.readExternalIssuer) throw new UserError('--ignore-cluster is not supported when --identity-external-issuer=true');
     const external = await opts.readExternalIssuer();
-    const secret = `Secret ${opts.namespace}/linkerd-identity-issuer`;
+    const secret = `Secret ${opts.namespace}/${ISSUER_SECRET}`;
     await validate(external.crt, external.key, external.anchors, opts.now, () => secret);
     values.identityTrustAnchorsPEM = external.anchors;
     return { values };

@@ -1,6 +1,7 @@
 import type { RenderedObject } from '../../../templates/control-plane/index.js';
 import { UserError } from '../errors.js';
-import { defaultValues, deprecationWarnings, overridesHave, parseGoDuration, validateInstallValues } from '../values/index.js';
+import { positiveDurationMs } from '../parse/goDuration.js';
+import { defaultValues, deprecationWarnings, overridesHave, validateInstallValues } from '../values/index.js';
 import type { KubeSelection } from '../kube/kubeconfig.js';
 import type { InstallCluster } from './cluster.js';
 import { renderCrdObjects } from '../mesh/crdObjects.js';
@@ -39,9 +40,7 @@ const DEFAULT_VALIDITY = '8760h';
 export const PSP_NOTE = 'Warning: enablePSP renders a policy/v1beta1 PodSecurityPolicy, which Kubernetes serves only before 1.25; newer clusters reject it';
 
 function validityMs(flag: string, value: string | undefined): number {
-  const ns = parseGoDuration(value ?? DEFAULT_VALIDITY);
-  if (ns <= 0n) throw new UserError(`--${flag} must be a positive duration (got ${value})`);
-  return Number(ns / 1_000_000n);
+  return positiveDurationMs(flag, value ?? DEFAULT_VALIDITY);
 }
 
 /** `linkerd install --crds`: the CRD chart, with the Gateway API decision of linkerd's renderCRDs. */

@@ -2,6 +2,7 @@ import type { Info } from 'kubernetes-types/version.js';
 import type { KubeClient } from './kubeClient.js';
 import { resourceType, type KubeObject, type ObjectOf, type ResourceRef, type ResourceType } from './resources.js';
 import { objectMatcher, type Selectors } from './selectors.js';
+import { PromiseMemo } from '../mesh/promiseMemo.js';
 
 export interface SnapshotListOptions extends Selectors {
   /** Omit for all namespaces. */
@@ -23,8 +24,8 @@ function typeKey(t: ResourceType): string {
  * `invalidate` drops cached LISTs when a caller wants fresh state (e.g. between retries).
  */
 export class ClusterSnapshot {
-  private readonly lists = new Map<string, Promise<KubeObject[]>>();
-  private readonly memo = new Map<string, Promise<unknown>>();
+  private readonly lists = new PromiseMemo();
+  private readonly memo = new PromiseMemo();
 
   constructor(readonly client: KubeClient) {}
 
@@ -49,41 +50,24 @@ export class ClusterSnapshot {
 
   /** Run `fn` once per key for the life of the snapshot (failures are not remembered). */
   once<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    let p = this.memo.get(key) as Promise<T> | undefined;
-    if (!p) {
-      p = fn();
-      this.memo.set(key, p);
-      p.catch(() => {
-        if (this.memo.get(key) === p) this.memo.delete(key);
-      });
-    }
-    return p;
+    return this.memo.get(key, fn);
   }
 
   /** Forget cached LISTs (of one resource, or all) and memoized values (when no resource is given). */
   invalidate(resource?: ResourceRef): void {
     if (resource === undefined) {
-      this.lists.clear();
-      this.memo.clear();
+      this.lists.forget();
+      this.memo.forget();
       return;
     }
     const prefix = `${typeKey(resourceType(resource))}|`;
-    for (const k of [...this.lists.keys()]) if (k.startsWith(prefix)) this.lists.delete(k);
+    this.lists.forget((k) => k.startsWith(prefix));
   }
 
   private fetch(t: ResourceType, namespace: string | undefined): Promise<KubeObject[]> {
     const tk = typeKey(t);
-    const all = this.lists.get(`${tk}|${ALL}`);
+    const all = this.lists.peek<KubeObject[]>(`${tk}|${ALL}`);
     if (all) return all;
-    const key = `${tk}|${namespace ?? ALL}`;
-    let p = this.lists.get(key);
-    if (!p) {
-      p = this.client.list(t, { namespace });
-      this.lists.set(key, p);
-      p.catch(() => {
-        if (this.lists.get(key) === p) this.lists.delete(key);
-      });
-    }
-    return p;
+    return this.lists.get(`${tk}|${namespace ?? ALL}`, () => this.client.list(t, { namespace }));
   }
 }

@@ -3,9 +3,7 @@ import { UserError } from '../errors.js';
 import { loadYaml } from '../input/loadYaml.js';
 import { overLimitMessage, VALUES_LIMIT } from '../input/limits.js';
 import type { ObjectOf, ResourceRef } from './resources.js';
-
-/** Name of the ConfigMap holding the control plane's Helm values (key `values`). */
-export const LINKERD_CONFIG = 'linkerd-config';
+import { LINKERD_CONFIG } from '../mesh/names.js';
 
 /** Anything that can look an object up by name: a `KubeClient` or a `ClusterSnapshot`. */
 export interface ObjectFinder {

@@ -1,6 +1,5 @@
 import type { Pod } from 'kubernetes-types/core/v1.js';
-
-export const PROXY_CONTAINER_NAME = 'linkerd-proxy';
+import { PROXY_CONTAINER_NAME } from '../mesh/names.js';
 
 /**
  * The tag of a pod's `linkerd-proxy` image (`cr.l5d.io/linkerd/proxy:edge-26.9.1` →

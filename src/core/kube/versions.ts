@@ -2,14 +2,13 @@ import { connectKube, type KubeClient } from './kubeClient.js';
 import type { KubeSelection } from './kubeconfig.js';
 import { readLinkerdConfig } from './linkerdConfig.js';
 import { proxyVersionOf } from './proxyVersion.js';
+import { CONTROL_PLANE_NS_LABEL } from '../mesh/names.js';
 
 /** What `linkerd version` reports when the control plane cannot be asked. */
 export const UNAVAILABLE = 'unavailable';
 
 /** `linkerd version` uses a 5 s deadline for each cluster read. */
 const VERSION_TIMEOUT_MS = 5_000;
-
-const CONTROL_PLANE_NS_LABEL = 'linkerd.io/control-plane-ns';
 
 export interface Versions {
   /** `linkerdVersion` from linkerd-config, or `unavailable`. */

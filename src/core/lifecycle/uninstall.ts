@@ -1,5 +1,5 @@
 import type { Pod } from 'kubernetes-types/core/v1.js';
-import { CONTROL_PLANE_NS_LABEL } from '../mesh/names.js';
+import { CONTROL_PLANE_NS_LABEL, EXTENSION_LABEL } from '../mesh/names.js';
 import { UserError } from '../errors.js';
 import type { KubeClient } from '../kube/kubeClient.js';
 import { BUILTIN_RESOURCES, type BuiltinResource } from '../kube/resources.js';
@@ -10,8 +10,6 @@ import { stubOfListed, type StubObject } from './stubs.js';
  * --force), then name every cluster-scoped and RBAC object of the control plane, and its
  * namespace, for `kubectl delete`. Deleting the namespace removes the rest.
  */
-
-export const EXTENSION_LABEL = 'linkerd.io/extension';
 
 export const NOTHING_TO_UNINSTALL = 'No resources found to uninstall';
 

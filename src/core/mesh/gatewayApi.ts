@@ -1,5 +1,6 @@
 import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
 import { UserError } from '../errors.js';
+import { CREATED_BY_ANNOTATION } from './names.js';
 
 /*
  * Gateway API CRDs, decided as linkerd's renderCRDs and healthcheck.CheckGatewayAPICRDs do. They are a prerequisite of the control plane; Linkerd can
@@ -21,7 +22,7 @@ export const DETECTED_GATEWAY_CRDS = ['httproutes.gateway.networking.k8s.io', 'g
 export function gatewayApiState(crds: readonly CustomResourceDefinition[]): GatewayApiState {
   const present = crds.filter((c) => DETECTED_GATEWAY_CRDS.includes(c.metadata?.name ?? ''));
   if (present.length === 0) return 'absent';
-  if (present.some((c) => c.metadata?.annotations?.['linkerd.io/created-by'] !== undefined)) return 'linkerd';
+  if (present.some((c) => c.metadata?.annotations?.[CREATED_BY_ANNOTATION] !== undefined)) return 'linkerd';
   for (const crd of present) {
     if (!crd.spec.versions.some((v) => v.name === 'v1')) {
       throw new UserError(`the ${crd.metadata?.name} CRD is missing the v1 version, please upgrade to Gateway API v1.1.1 or later`);

@@ -12,6 +12,7 @@ import type { CheckContext } from '../context.js';
 import { coreOptions } from '../coreOptions.js';
 import { credentialsOf, decodeBundle, issuerMaterial, notFound, type Cert } from '../facts.js';
 import { fail, pass, skip, type CheckDefinition, type CheckOutcome } from '../types.js';
+import { TRUST_BUNDLE_KEY, TRUST_ROOTS_CONFIGMAP } from '../../mesh/names.js';
 
 const DAY_MS = 86_400_000;
 
@@ -309,8 +310,8 @@ export const WEBHOOK_CHECKS: CheckDefinition[] = [
 /** ConfigMap `linkerd-identity-trust-roots`, key `ca-bundle.crt`: the bundle proxies must trust. */
 export async function trustBundle(ctx: CheckContext): Promise<string> {
   return ctx.fact('trust-bundle', async () => {
-    const cm: ConfigMap | undefined = await ctx.find('configmaps', 'linkerd-identity-trust-roots', ctx.options.controlPlaneNamespace);
-    if (!cm) throw notFound('configmaps', 'linkerd-identity-trust-roots');
-    return cm.data?.['ca-bundle.crt'] ?? '';
+    const cm: ConfigMap | undefined = await ctx.find('configmaps', TRUST_ROOTS_CONFIGMAP, ctx.options.controlPlaneNamespace);
+    if (!cm) throw notFound('configmaps', TRUST_ROOTS_CONFIGMAP);
+    return cm.data?.[TRUST_BUNDLE_KEY] ?? '';
   });
 }

@@ -6,9 +6,10 @@ import type { CheckContext } from '../context.js';
 import { controlPlanePods, linkerdConfigMap, linkerdValues } from '../facts.js';
 import { podName, terminalProblem } from '../pods.js';
 import { fail, pass, skip, type CheckDefinition, type CheckOutcome, type TerminalState } from '../types.js';
+import { CNI_RESOURCE_LABEL, CONTROL_PLANE_COMPONENT_LABEL, CONTROL_PLANE_NS_LABEL, LINKERD_CONFIG } from '../../mesh/names.js';
 
 /** Control-plane objects carry `linkerd.io/control-plane-ns`; CNI ones are told apart by `linkerd.io/cni-resource`. */
-const CONTROL_PLANE_SELECTOR = 'linkerd.io/control-plane-ns,!linkerd.io/cni-resource';
+const CONTROL_PLANE_SELECTOR = `${CONTROL_PLANE_NS_LABEL},!${CNI_RESOURCE_LABEL}`;
 
 const ALL_TERMINAL: TerminalState[] = ['unschedulable', 'crash-loop', 'image-pull', 'pod-failed'];
 
@@ -73,7 +74,7 @@ function controlPlaneObjectsExist(
  */
 function validateControlPlanePods(pods: Pod[]): CheckOutcome {
   for (const component of ['destination', 'identity', 'proxy-injector']) {
-    const mine = pods.filter((p) => p.metadata?.labels?.['linkerd.io/control-plane-component'] === component);
+    const mine = pods.filter((p) => p.metadata?.labels?.[CONTROL_PLANE_COMPONENT_LABEL] === component);
     const running = mine.filter((p) => p.status?.phase === 'Running');
     const problem = readinessProblem(component, running);
     if (problem === undefined) continue;
@@ -120,7 +121,7 @@ export const EXISTENCE_CHECKS: CheckDefinition[] = [
   {
     id: 'L5D1501',
     category: 'linkerd-existence',
-    description: "'linkerd-config' config map exists",
+    description: `'${LINKERD_CONFIG}' config map exists`,
     severity: 'fatal',
     hintAnchor: 'l5d-existence-linkerd-config',
     retryable: false,

@@ -5,7 +5,7 @@ import type { CheckContext } from '../context.js';
 import { dataPlanePods } from '../facts.js';
 import { latestVersions } from './latest.js';
 import { trustBundle } from './certificates.js';
-import { CONTROL_PLANE_NS_LABEL, TRUST_ANCHORS_ENV } from '../../mesh/names.js';
+import { CONTROL_PLANE_NS_LABEL, INJECT_ANNOTATION, PROXY_CONTAINER_NAME, TRUST_ANCHORS_ENV } from '../../mesh/names.js';
 import { isFinishedJobPod, podName, podNamespace, podStatus, proxyReady, terminalProblem } from '../pods.js';
 import { proxyContainer } from '../../mesh/proxyContainer.js';
 import { fail, pass, skip, type CheckDefinition, type CheckOutcome, type TerminalState } from '../types.js';
@@ -22,7 +22,7 @@ const GONE = new Set(['Completed', 'NodeShutdown', 'Shutdown', 'Terminated']);
  */
 export function checkPodsRunning(pods: Pod[], namespace: string | undefined): CheckOutcome {
   if (pods.length === 0) {
-    return fail(`no "linkerd-proxy" containers found${namespace ? ` in the "${namespace}" namespace` : ''}`);
+    return fail(`no "${PROXY_CONTAINER_NAME}" containers found${namespace ? ` in the "${namespace}" namespace` : ''}`);
   }
   let firstProblem: CheckOutcome | undefined;
   for (const pod of pods) {
@@ -34,7 +34,7 @@ export function checkPodsRunning(pods: Pod[], namespace: string | undefined): Ch
     if (t) return fail(`pod "${podName(pod)}" status is ${status}: ${t.detail}`, { terminal: t.state });
     if (firstProblem) continue;
     if (status !== 'Running' && status !== 'Evicted') firstProblem = fail(`pod "${podName(pod)}" status is ${status}`);
-    else if (!proxyReady(pod)) firstProblem = fail(`container "linkerd-proxy" in pod "${podName(pod)}" is not ready`);
+    else if (!proxyReady(pod)) firstProblem = fail(`container "${PROXY_CONTAINER_NAME}" in pod "${podName(pod)}" is not ready`);
   }
   return firstProblem ?? pass();
 }
@@ -79,7 +79,7 @@ export async function staleTrustBundles(ctx: CheckContext, namespace: string | u
 
 /** Keys that only mean something as annotations, and the reverse. */
 const ANNOTATION_ONLY_PREFIXES = ['config.linkerd.io', 'config.alpha.linkerd.io'];
-const ANNOTATION_ONLY = ['linkerd.io/inject'];
+const ANNOTATION_ONLY = [INJECT_ANNOTATION];
 const LABEL_ONLY = ['mirror.linkerd.io/exported'];
 
 const shouldBeAnnotation = (key: string) => ANNOTATION_ONLY_PREFIXES.some((p) => key.startsWith(p)) || ANNOTATION_ONLY.includes(key);

@@ -1,5 +1,6 @@
 import { extensionNamespaces, linkerdValues, notFound } from '../facts.js';
 import { fail, pass, skip, type CheckDefinition } from '../types.js';
+import { EXTENSION_LABEL } from '../../mesh/names.js';
 
 const HA_COMPONENTS = ['linkerd-destination', 'linkerd-identity', 'linkerd-proxy-injector'];
 
@@ -44,7 +45,7 @@ export const EXTENSION_NAMESPACE_CHECKS: CheckDefinition[] = [
         .filter(([, namespaces]) => namespaces.length > 1)
         .map(
           ([ext, namespaces]) =>
-            `\t* label "linkerd.io/extension=${ext}" is present on more than one namespace:\n${namespaces.map((n) => `\t\t* ${n}`).join('\n')}`,
+            `\t* label "${EXTENSION_LABEL}=${ext}" is present on more than one namespace:\n${namespaces.map((n) => `\t\t* ${n}`).join('\n')}`,
         );
       return errs.length > 0 ? fail(['some extensions have invalid configuration', ...errs].join('\n')) : pass();
     },

@@ -1,4 +1,5 @@
 import { fail, pass, type CheckDefinition } from '../types.js';
+import { CREATED_BY_ANNOTATION } from '../../mesh/names.js';
 
 /** linkerd's minimum Kubernetes version for this release. */
 export const MIN_KUBERNETES_VERSION: [number, number, number] = [1, 31, 0];
@@ -75,7 +76,7 @@ export const KUBERNETES_CHECKS: CheckDefinition[] = [
         return fail(`The Gateway API CRDs must be installed prior to installing Linkerd. Run:\n    ${GATEWAY_API_INSTALL}`);
       }
       // Linkerd-managed CRDs carry linkerd.io/created-by; any other owner must serve v1.
-      if (present.some((c) => c.metadata?.annotations?.['linkerd.io/created-by'])) return pass();
+      if (present.some((c) => c.metadata?.annotations?.[CREATED_BY_ANNOTATION])) return pass();
       // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- objects from the API server are not validated against their types
       const old = present.find((c) => !(c.spec?.versions ?? []).some((v) => v.name === 'v1'));
       if (old) return fail(`the ${old.metadata?.name} CRD is missing the v1 version, please upgrade to Gateway API v1.1.1 or later`);

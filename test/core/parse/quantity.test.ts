@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalQuantity } from '../../../src/core/values/quantity.js';
+import { QUANTITY_FORMAT_ERROR, QUANTITY_SUFFIX_ERROR, canonicalQuantity, quantity } from '../../../src/core/parse/quantity.js';
 
 /* apimachinery's canonical quantity form, as `kubectl get -o yaml` and linkerd's inject print it. */
 
@@ -28,5 +28,29 @@ describe('canonicalQuantity', () => {
     ['lots', 'lots'],
   ])('%s → %s', (q, want) => {
     expect(canonicalQuantity(q)).toBe(want);
+  });
+});
+
+describe('quantity (resource.ParseQuantity)', () => {
+  it.each([
+    ['100m', 0.1],
+    ['1.5', 1.5],
+    ['250Mi', 250 * 2 ** 20],
+    ['1e3', 1000],
+    ['2k', 2000],
+    ['-1', -1],
+  ])('%s is %s', (q, value) => {
+    expect(quantity(q)).toEqual({ ok: true, value });
+  });
+
+  it.each([
+    ['', QUANTITY_FORMAT_ERROR],
+    ['x', QUANTITY_FORMAT_ERROR],
+    ['1Kb', QUANTITY_FORMAT_ERROR],
+    ['1.2.3', QUANTITY_FORMAT_ERROR],
+    ['1K', QUANTITY_SUFFIX_ERROR],
+    ['1mi', QUANTITY_SUFFIX_ERROR],
+  ])('%j is refused: %s', (q, reason) => {
+    expect(quantity(q)).toEqual({ ok: false, reason });
   });
 });

@@ -1,0 +1,154 @@
+import { UserError } from '../errors.js';
+import { strconvQuote, timeQuote } from './goQuote.js';
+import { parsed, refused, type Parsed } from './parsed.js';
+
+/*
+ * Go's time.Duration: ParseDuration's syntax (`24h`, `1h30m`, `1.5s`, `300ms`, `-1.5h`, `.5s`) and
+ * error texts, and String()'s form (`24h0m0s`). linkerd stores durations given by flags in the
+ * String() form, so `--identity-issuance-lifetime 24h` and the chart default `24h0m0s` compare
+ * equal. Nanoseconds are BigInt: a year overflows 2^53 ns.
+ */
+
+const UNIT_NS: ReadonlyMap<string, bigint> = new Map([
+  ['ns', 1n],
+  ['us', 1_000n],
+  ['µs', 1_000n], // U+00B5 micro sign
+  ['μs', 1_000n], // U+03BC greek mu
+  ['ms', 1_000_000n],
+  ['s', 1_000_000_000n],
+  ['m', 60_000_000_000n],
+  ['h', 3_600_000_000_000n],
+]);
+
+/** 1<<63: a negative duration may reach it, a positive one stops one short. */
+const LIMIT = 1n << 63n;
+
+const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
+
+/** Go's leadingInt: the leading digits, or undefined past 1<<63. */
+function leadingInt(s: string): [bigint | undefined, string] {
+  let i = 0;
+  let x = 0n;
+  for (; isDigit(s[i]); i++) {
+    x = x * 10n + BigInt(s.charCodeAt(i) - 48);
+    if (x > LIMIT) return [undefined, s];
+  }
+  return [x, s.slice(i)];
+}
+
+/** Go's leadingFraction: the digits after the point; past 1<<63 it stops adding precision. */
+function leadingFraction(s: string): [bigint, number, string] {
+  let i = 0;
+  let x = 0n;
+  let scale = 1;
+  let overflow = false;
+  for (; isDigit(s[i]); i++) {
+    if (overflow) continue;
+    const y = x * 10n + BigInt(s.charCodeAt(i) - 48);
+    if (x > (LIMIT - 1n) / 10n || y > LIMIT) {
+      overflow = true;
+      continue;
+    }
+    x = y;
+    scale *= 10;
+  }
+  return [x, scale, s.slice(i)];
+}
+
+/** time.ParseDuration: nanoseconds, or Go's reason (`time: invalid duration "x"`, `time: missing unit …`). */
+export function goDuration(orig: string): Parsed<bigint> {
+  const invalid = refused<bigint>(`time: invalid duration ${timeQuote(orig)}`);
+  let s = orig;
+  let negative = false;
+  if (s[0] === '-' || s[0] === '+') {
+    negative = s[0] === '-';
+    s = s.slice(1);
+  }
+  if (s === '0') return parsed(0n);
+  if (s === '') return invalid;
+  let total = 0n;
+  while (s !== '') {
+    if (!(s[0] === '.' || isDigit(s[0]))) return invalid;
+    const before = s.length;
+    const [whole, afterInt] = leadingInt(s);
+    if (whole === undefined) return invalid;
+    s = afterInt;
+    const pre = s.length !== before;
+    let frac = 0n;
+    let scale = 1;
+    let post = false;
+    if (s[0] === '.') {
+      s = s.slice(1);
+      const at = s.length;
+      [frac, scale, s] = leadingFraction(s);
+      post = s.length !== at;
+    }
+    if (!pre && !post) return invalid; // no digits, e.g. ".s"
+    let i = 0;
+    while (i < s.length && s[i] !== '.' && !isDigit(s[i])) i++;
+    if (i === 0) return refused(`time: missing unit in duration ${timeQuote(orig)}`);
+    const unitName = s.slice(0, i);
+    s = s.slice(i);
+    const unit = UNIT_NS.get(unitName);
+    if (unit === undefined) return refused(`time: unknown unit ${timeQuote(unitName)} in duration ${timeQuote(orig)}`);
+    if (whole > LIMIT / unit) return invalid;
+    let v = whole * unit;
+    // Go computes the fraction in float64 (nanosecond-exact up to an hour's worth); so does this.
+    if (frac > 0n) v += BigInt(Math.trunc(Number(frac) * (Number(unit) / scale)));
+    if (v > LIMIT) return invalid;
+    total += v;
+    if (total > LIMIT) return invalid;
+  }
+  if (negative) return parsed(-total);
+  return total > LIMIT - 1n ? invalid : parsed(total);
+}
+
+/** time.ParseDuration, throwing Go's reason as a UserError (for values already named by their caller). */
+export function parseGoDuration(s: string): bigint {
+  const d = goDuration(s);
+  if (!d.ok) throw new UserError(d.reason);
+  return d.value;
+}
+
+/** A duration flag that must be positive, in milliseconds: pflag's words when it does not parse. */
+export function positiveDurationMs(flag: string, value: string): number {
+  const d = goDuration(value);
+  // pflag's words; a stand-in until the CLI kit's invalidArgument (k-cli) is merged, then that call.
+  if (!d.ok) throw new UserError(`invalid argument ${strconvQuote(value)} for "--${flag}" flag: ${d.reason}`);
+  if (d.value <= 0n) throw new UserError(`--${flag} must be a positive duration (got ${value})`);
+  return Number(d.value / 1_000_000n);
+}
+
+/** Go's fmtFrac: the fraction of v/10^prec without trailing zeros (and no '.' when it is zero). */
+function fraction(v: bigint, prec: number): [string, bigint] {
+  const div = 10n ** BigInt(prec);
+  const digits = (v % div).toString().padStart(prec, '0').replace(/0+$/, '');
+  return [digits === '' ? '' : `.${digits}`, v / div];
+}
+
+/** time.Duration.String(): `24h0m0s`, `20s`, `1m30s`, `1.5s`, `100ms`, `0s`. */
+export function formatGoDuration(ns: bigint): string {
+  const sign = ns < 0n ? '-' : '';
+  let u = ns < 0n ? -ns : ns;
+  if (u === 0n) return '0s';
+  if (u < 1_000_000_000n) {
+    const [prec, unit] = u < 1_000n ? [0, 'ns'] : u < 1_000_000n ? [3, 'µs'] : [6, 'ms'];
+    const [frac, whole] = fraction(u, prec);
+    return `${sign}${whole}${frac}${unit}`;
+  }
+  const [frac, secs] = fraction(u, 9);
+  u = secs;
+  let out = `${u % 60n}${frac}s`;
+  u /= 60n;
+  if (u > 0n) {
+    out = `${u % 60n}m${out}`;
+    u /= 60n;
+    if (u > 0n) out = `${u}h${out}`;
+  }
+  return sign + out;
+}
+
+/** Normalises a duration string to Go's canonical form (`24h` → `24h0m0s`); throws Go's reason. */
+export function normalizeGoDuration(s: string): string {
+  return formatGoDuration(parseGoDuration(s));
+}
