@@ -15,6 +15,8 @@ import type {
 } from 'kubernetes-types/core/v1.js';
 import type { Values } from '../../src/core/values/index.js';
 import { mergeValues } from '../../src/core/values/index.js';
+import { componentAffinity } from '../shared/affinity.js';
+import { KUBE_API_ACCESS, kubeApiAccessMount, kubeApiAccessVolume } from '../shared/serviceAccountToken.js';
 import { injectedPodMetadata, resourceRequirements, sidecarParts, withSidecar, type ChartResources } from '../proxy/index.js';
 import type { ControlPlaneContext } from './context.js';
 import { type Component, CONTROL_PLANE_COMPONENT, CONTROL_PLANE_NS, componentLabels, createdBy, createdByAnnotation, namespacedMeta } from './metadata.js';
@@ -31,29 +33,7 @@ export function controllerImage(values: Values): string {
   return `${values.controllerImage}:${values.controllerImageVersion || values.linkerdVersion}`;
 }
 
-export const KUBE_API_ACCESS = 'kube-api-access';
-
-/**
- * automountServiceAccountToken is off for control-plane pods and the token is projected by hand,
- * mounted only into the controller containers (never into the proxy).
- */
-export function kubeApiAccessVolume(): Volume {
-  return {
-    name: KUBE_API_ACCESS,
-    projected: {
-      defaultMode: 0o644,
-      sources: [
-        { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
-        { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
-        { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
-      ],
-    },
-  };
-}
-
-export function kubeApiAccessMount(): VolumeMount {
-  return { name: KUBE_API_ACCESS, mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', readOnly: true };
-}
+export { KUBE_API_ACCESS, kubeApiAccessVolume, kubeApiAccessMount } from '../shared/serviceAccountToken.js';
 
 /** The controllers run unprivileged, read-only, with every capability dropped. */
 export function controllerSecurityContext(values: Values): SecurityContext {
@@ -127,18 +107,7 @@ export function extraEnv(component: { additionalEnv?: unknown; experimentalEnv?:
 
 /** The chart's `linkerd.affinity`: HA anti-affinity per component, plus the user's nodeAffinity. */
 function affinity(values: Values, component: Component): Affinity | undefined {
-  const out: Affinity = {};
-  if (values.enablePodAntiAffinity) {
-    const selector = { matchExpressions: [{ key: CONTROL_PLANE_COMPONENT, operator: 'In', values: [component] }] };
-    out.podAntiAffinity = {
-      preferredDuringSchedulingIgnoredDuringExecution: [
-        { podAffinityTerm: { labelSelector: selector, topologyKey: 'topology.kubernetes.io/zone' }, weight: 100 },
-      ],
-      requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: structuredClone(selector), topologyKey: 'kubernetes.io/hostname' }],
-    };
-  }
-  if (values.nodeAffinity && Object.keys(values.nodeAffinity).length) out.nodeAffinity = structuredClone(values.nodeAffinity);
-  return Object.keys(out).length ? out : undefined;
+  return componentAffinity({ labelKey: CONTROL_PLANE_COMPONENT, component, antiAffinity: values.enablePodAntiAffinity, nodeAffinity: values.nodeAffinity });
 }
 
 export interface PodInput {

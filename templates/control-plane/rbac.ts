@@ -11,10 +11,7 @@ import { clusterMeta, namespacedMeta } from './metadata.js';
 
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
 
-/** One rule: API groups, resources, verbs (and optionally resource names), in the chart's field order. */
-export function rule(apiGroups: string[], resources: string[], verbs: string[], resourceNames?: string[]): PolicyRule {
-  return resourceNames ? { apiGroups, resources, verbs, resourceNames } : { apiGroups, resources, verbs };
-}
+export { rule } from '../shared/rbac.js';
 
 export function clusterRole(name: string, labels: Record<string, string>, rules: PolicyRule[]): ClusterRole {
   return { apiVersion: `${RBAC_GROUP}/v1`, kind: 'ClusterRole', metadata: clusterMeta(name, labels), rules };
