@@ -274,3 +274,23 @@ describe('multicluster install values errors', () => {
     expect(() => render({ flags: { 'gateway-port': 70000 } })).toThrow(/"--gateway-port"/);
   });
 });
+
+describe('multicluster chart declaration', () => {
+  it('declares the schema, the defaults of this release, the install flags and its templates', async () => {
+    const { multiclusterChart } = await import('../../../src/families/multicluster/chart/chart.js');
+    const d = multiclusterChart.defaults();
+    expect(multiclusterChart.schema.parse(d)).toEqual(d);
+    expect(d.cliVersion).toMatch(/^linkerd\/cli /);
+    expect(multiclusterChart.flagSets.install.map((f) => f.name)).toEqual([
+      'gateway',
+      'gateway-port',
+      'gateway-probe-seconds',
+      'gateway-probe-port',
+      'service-mirror-credentials',
+      'gateway-service-type',
+      'gateway-healthcheck-nodeport',
+    ]);
+    const { render } = await multiclusterChart.templates();
+    expect(render(d, cliContext())).toHaveLength(26);
+  });
+});
