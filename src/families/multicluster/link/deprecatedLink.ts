@@ -1,5 +1,9 @@
 import { UserError } from '../../../core/errors.js';
-import { LINK_GEN_DEFAULTS, type LinkGenOptions } from './input.js';
+import type { OverrideSources } from '../../../core/values/index.js';
+import { renderLinkChart } from '../link-chart/render.js';
+import { composeLinkChartValues } from '../link-chart/values.js';
+import { LINK_GEN_DEFAULTS, type LinkGenOptions, type LinkGenReads } from './input.js';
+import { linkGen } from './linkGen.js';
 
 /*
  * The deprecated `linkerd multicluster link`: link-gen's reads and objects (with capitalised
@@ -40,4 +44,16 @@ export function linkOptionProblem(options: LinkGenOptions, own: DeprecatedLinkOp
 export function assertLinkOptions(options: LinkGenOptions, own: DeprecatedLinkOptions): void {
   const problem = linkOptionProblem(options, own);
   if (problem) throw new UserError(problem);
+}
+
+/**
+ * Everything the deprecated `link` prints, in its order: link-gen's two Secrets and Link (its
+ * messages capitalised), then the link chart's service mirror for this Link in `--namespace`.
+ * Its own flags are checked once the reads are done, as the real command checks them.
+ */
+export function deprecatedLinkOutput(reads: LinkGenReads, options: LinkGenOptions, own: DeprecatedLinkOptions, overrides: OverrideSources = {}): object[] {
+  const objects = linkGen(reads, options, 'link');
+  assertLinkOptions(options, own);
+  const values = composeLinkChartValues(options.cliVersion, { clusterName: options.clusterName, gateway: options.gateway, ...own }, overrides);
+  return [...objects, ...renderLinkChart(values, { namespace: options.namespace, releaseService: 'CLI' })];
 }
