@@ -294,3 +294,15 @@ describe('multicluster chart declaration', () => {
     expect(render(d, cliContext())).toHaveLength(26);
   });
 });
+
+describe('multicluster install cluster reads', () => {
+  it('takes the trust domain, outbound port and CNI from linkerd-config', async () => {
+    const { clusterFactsFrom } = await import('../../../src/families/multicluster/chart/clusterFacts.js');
+    const facts = clusterFactsFrom({ identityTrustDomain: 'west.example', cniEnabled: true, proxy: { ports: { outbound: 4150 } } });
+    expect(facts).toEqual({ identityTrustDomain: 'west.example', proxyOutboundPort: 4150, cniEnabled: true });
+    const objects = render({ cluster: facts });
+    expect(find(objects, 'Service', 'linkerd-gateway').metadata.annotations?.['mirror.linkerd.io/gateway-identity']).toMatch(/\.west\.example$/);
+    expect(clusterFactsFrom({ identityTrustDomain: 7, proxy: 'odd' })).toEqual({});
+    expect(() => clusterFactsFrom(undefined)).toThrow(new UserError('you need Linkerd to be installed in order to install multicluster addons'));
+  });
+});

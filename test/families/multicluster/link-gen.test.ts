@@ -150,6 +150,17 @@ describe('multicluster link-gen output', () => {
     expect(() => linkGen(reads({ gatewayService: withPeriod('soon') }), options())).toThrow(
       new UserError('could not parse probe period: time: invalid duration "soon"'),
     );
+    expect(() => linkGen(reads({ gatewayService: withPeriod('9'.repeat(20)) }), options())).toThrow(
+      new UserError(`could not parse probe period: time: invalid duration "${'9'.repeat(20)}s"`),
+    );
+    // A hostile target's quarter megabyte of digits is refused in one short line.
+    let message = '';
+    try {
+      linkGen(reads({ gatewayService: withPeriod('9'.repeat(256 * 1024)) }), options());
+    } catch (e) {
+      message = e instanceof UserError ? e.message : 'not a UserError';
+    }
+    expect(message).toMatch(/^could not parse probe period: time: invalid duration "9{64}"…$/);
   });
 
   it('-o json prints one compact object per line, Link fields in the Go struct’s order', () => {

@@ -29,11 +29,16 @@ function namedPort(service: Service, name: string): ServicePort | undefined {
   return service.spec?.ports?.find((p) => p.name === name);
 }
 
+/** No Go duration is longer; a longer annotation (a hostile target's) is refused without echoing all of it. */
+const MAX_PERIOD_LENGTH = 64;
+
 /** `3` (the chart's annotation) means seconds; anything else must be a Go duration. Written as Go prints it. */
 function probePeriod(annotation: string): string {
-  if (/^\d+$/.test(annotation)) return normalizeGoDuration(`${annotation}s`);
+  if (annotation.length > MAX_PERIOD_LENGTH) {
+    throw new UserError(`could not parse probe period: time: invalid duration ${JSON.stringify(annotation.slice(0, MAX_PERIOD_LENGTH))}…`);
+  }
   try {
-    return normalizeGoDuration(annotation);
+    return normalizeGoDuration(/^\d+$/.test(annotation) ? `${annotation}s` : annotation);
   } catch (e) {
     throw new UserError(`could not parse probe period: ${e instanceof Error ? e.message : String(e)}`);
   }
