@@ -5,6 +5,7 @@ import { type RenderedObject, cliContext, renderMulticluster } from '../../../sr
 import { gatewayService } from '../../../src/families/multicluster/chart/templates/gateway.js';
 import { linkGenOptions } from '../../../src/families/multicluster/link/input.js';
 import { linkGen } from '../../../src/families/multicluster/link/linkGen.js';
+import { renderCrds } from '../../../templates/crds/index.js';
 import { kubernetesModelFailures } from '../../support/kubernetes-models.js';
 
 const render = (set: string[] = [], ha = false) =>
@@ -80,5 +81,26 @@ describe('multicluster objects validate', () => {
     // The check is live: a field the CRD lacks, or a number where it wants a string, is caught.
     expect(misfits(schema, { spec: { ...link.spec, gatewayPort: 4143 } })).toEqual(['.spec.gatewayPort: number, not string']);
     expect(misfits(schema, { spec: { ...link.spec, probeSpec: { perod: '3s' } } })).toEqual(['.spec.probeSpec.perod: not in the schema']);
+  });
+
+  it('the policy resources fit the served versions of linkerd’s policy CRDs', () => {
+    const crds = renderCrds({ namespace: 'linkerd', cliVersion: 'edge-26.9.1', chartVersion: '2026.9.1' });
+    const schemaOf = (apiVersion: string, kind: string): Node | undefined => {
+      const [group, version] = apiVersion.split('/');
+      const crd = crds.find((c) => c.spec.group === group && c.spec.names.kind === kind);
+      return crd?.spec.versions.find((v) => v.name === version && v.served)?.schema?.openAPIV3Schema as Node | undefined;
+    };
+    const policies = render().filter((o) => !builtIn(o));
+    expect(policies.map((o) => o.kind).sort()).toEqual([
+      ...Array(5).fill('AuthorizationPolicy'),
+      'MeshTLSAuthentication',
+      'NetworkAuthentication',
+      ...Array(5).fill('Server'),
+    ]);
+    const failures = policies.flatMap((o) => {
+      const schema = schemaOf(o.apiVersion, o.kind);
+      return schema ? misfits(schema, { spec: o.spec }).map((m) => `${o.kind}/${o.metadata.name}${m}`) : [`${o.apiVersion} ${o.kind}: no served CRD version`];
+    });
+    expect(failures).toEqual([]);
   });
 });
