@@ -270,6 +270,15 @@ describe('multicluster install values errors', () => {
     expect(() => render({ set: ['gateway.port=http'] })).toThrow(/^values: gateway\.port: /);
   });
 
+  it('the gateway’s grace period is a number of seconds, given as a number or digits', () => {
+    const grace = (src: Partial<InstallValueSources>) =>
+      (find(render(src), 'Deployment', 'linkerd-gateway') as unknown as Deployment).spec?.template.spec?.terminationGracePeriodSeconds;
+    expect(grace({})).toBeUndefined();
+    expect(grace({ set: ['gateway.terminationGracePeriodSeconds=30'] })).toBe(30);
+    expect(grace({ setString: ['gateway.terminationGracePeriodSeconds=45'] })).toBe(45);
+    expect(() => render({ setString: ['gateway.terminationGracePeriodSeconds=soon'] })).toThrow(/^values: gateway\.terminationGracePeriodSeconds: /);
+  });
+
   it('a flag out of range is refused with the flag named', () => {
     expect(() => render({ flags: { 'gateway-port': 70000 } })).toThrow(/"--gateway-port"/);
   });

@@ -50,7 +50,7 @@ const gateway = z.strictObject({
   loadBalancerIP: str,
   loadBalancerSourceRanges: z.array(str).default([]),
   /** `""` in values.yaml (unset); a number of seconds when set. */
-  terminationGracePeriodSeconds: z.union([int.min(0), z.string()]),
+  terminationGracePeriodSeconds: z.union([int.min(0), z.string().regex(/^\d*$/, 'expected a number of seconds')]),
   nodeSelector: defaultedMap,
   tolerations,
   pauseImage: str,
