@@ -1,4 +1,5 @@
-import { INSTALL_VALUE_FLAGS, type InstallValueFlag, type MulticlusterValues, MulticlusterValuesSchema, defaults } from './values.js';
+import { INSTALL_VALUE_FLAGS, type InstallValueFlag } from './flags.js';
+import { type MulticlusterValues, MulticlusterValuesSchema, defaults } from './values.js';
 
 /*
  * The linkerd-multicluster chart as the family declares it, in the shape of the chart engine's

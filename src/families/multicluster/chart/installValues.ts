@@ -1,18 +1,9 @@
 import { UserError } from '../../../core/errors.js';
 import { type OverrideSources, buildOverrides, formatIssues, mergeValues } from '../../../core/values/index.js';
-import {
-  type ClusterFacts,
-  INSTALL_VALUE_FLAGS,
-  type MulticlusterValues,
-  MulticlusterValuesSchema,
-  applyClusterFacts,
-  applyLinkerdNamespace,
-  applyRegistry,
-  applyRegistryToControllers,
-  clusterOverrides,
-  defaults,
-  haOverlay,
-} from './values.js';
+import { type ClusterFacts, applyClusterFacts, clusterOverrides } from './clusterFacts.js';
+import { INSTALL_VALUE_FLAGS, applyLinkerdNamespace } from './flags.js';
+import { applyRegistry, applyRegistryToControllers } from './registry.js';
+import { type MulticlusterValues, MulticlusterValuesSchema, defaults, haOverlay } from './values.js';
 
 /*
  * `multicluster install`'s values pipeline, in the real command's order: the defaults with the CLI's
