@@ -16,6 +16,7 @@ interface CommandEntry {
 }
 
 const COMMANDS: CommandEntry[] = [
+  { name: 'analyze', load: () => import('../families/analyze/command.js') },
   { name: 'check', load: () => import('./commands/check.js') },
   { name: 'completion', load: () => import('./commands/completion.js') },
   { name: 'image', load: () => import('./commands/image.js') },
