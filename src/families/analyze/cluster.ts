@@ -1,4 +1,4 @@
-import { isKubeError } from '../../core/kube/kubeError.js';
+import { isNotFound } from '../../core/kube/kubeError.js';
 import type { KubeClient } from '../../core/kube/kubeClient.js';
 import type { BuiltinResource, ResourceType } from '../../core/kube/resources.js';
 import { CLUSTER_ORIGIN, inputObject, record, type InputObject } from './objects.js';
@@ -66,7 +66,7 @@ export async function clusterObjects(kube: KubeClient, namespace: string | undef
       add(await kube.list(t, { namespace, limit: PAGE }));
     } catch (e) {
       // Not served here: the CRD (or that version of it) is not installed.
-      if (isKubeError(e) && /not ?found|404/i.test(e.message)) continue;
+      if (isNotFound(e)) continue;
       throw e;
     }
   }
