@@ -48,6 +48,40 @@ describe('analyze reads as inject does', () => {
   });
 });
 
+describe('Server ports', () => {
+  const app = (initPorts: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: app}
+spec:
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      initContainers:
+        - name: sidecar
+          restartPolicy: Always
+          ports: ${initPorts}
+      containers:
+        - name: web
+          ports: [{name: http, containerPort: 8080}]
+---
+apiVersion: policy.linkerd.io/v1beta3
+kind: Server
+metadata: {name: admin, namespace: app}
+spec:
+  podSelector: {matchLabels: {app: web}}
+  port: admin
+  accessPolicy: all-unauthenticated
+`;
+  it("count a native sidecar's (init container's) named ports", async () => {
+    expect((await findings(app('[{name: admin, containerPort: 9990}]'))).map((f) => f.code)).toEqual([]);
+    expect((await findings(app('[{name: metrics, containerPort: 9990}]'))).map((f) => f.code)).toEqual(['LA3001']);
+  });
+  it('do not count UDP ports', async () => {
+    expect((await findings(app('[{name: admin, containerPort: 9990, protocol: UDP}]'))).map((f) => f.code)).toEqual(['LA3001']);
+  });
+});
+
 describe('label selectors, as the policy controller evaluates them', () => {
   it('an In expression without values selects nothing; Exists with values: [] selects nothing', () => {
     expect(selects(parseSelector({ matchExpressions: [{ key: 'app', operator: 'In' }] }), { app: 'web' })).toBe(false);
