@@ -47,10 +47,12 @@ function checkServer(index: AnalysisIndex, s: ServerInfo, report: Report): void 
   const spec = record(s.object.body.spec);
   if (spec.podSelector === undefined) return; // externalWorkloadSelector: no pods to check
   if (s.selected.length === 0) {
-    report('LA3003', s.object, `podSelector selects no workload in namespace ${s.object.namespace}, so this Server applies to nothing; fix its labels`, [
-      'spec',
-      'podSelector',
-    ]);
+    report(
+      'LA3003',
+      s.object,
+      `podSelector selects no workload of namespace ${s.object.namespace} in the input, so this Server applies to nothing; match the pod template labels (or add the workloads, or --use-cluster)`,
+      ['spec', 'podSelector'],
+    );
     return;
   }
   const declaring = s.selected.filter((w) => serverPortsOn(s, w).some((n) => typeof s.port === 'string' || w.ports.some((p) => p.number === n)));
