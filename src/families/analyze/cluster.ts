@@ -1,4 +1,6 @@
 import { isNotFound } from '../../core/kube/kubeError.js';
+import { readLinkerdConfig } from '../../core/kube/linkerdConfig.js';
+import { TRUST_DOMAIN } from './mesh.js';
 import type { KubeClient } from '../../core/kube/kubeClient.js';
 import type { BuiltinResource, ResourceType } from '../../core/kube/resources.js';
 import { CLUSTER_ORIGIN, inputObject, record, type InputObject } from './objects.js';
@@ -71,6 +73,17 @@ export async function clusterObjects(kube: KubeClient, namespace: string | undef
     }
   }
   return out;
+}
+
+/**
+ * The installed control plane's trust domain and default inbound policy, from its linkerd-config
+ * (the chart's defaults when it is not installed).
+ */
+export async function clusterMesh(kube: KubeClient, controlPlaneNamespace: string): Promise<{ trustDomain: string; defaultPolicy?: string }> {
+  const values = await readLinkerdConfig(kube, controlPlaneNamespace);
+  const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+  const trustDomain = text(values?.identityTrustDomain) ?? text(values?.clusterDomain) ?? TRUST_DOMAIN;
+  return { trustDomain, defaultPolicy: text(record(values?.proxy).defaultInboundPolicy) };
 }
 
 /** The files' objects and the cluster's, the files winning on the same kind, namespace and name. */

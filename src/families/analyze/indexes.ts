@@ -29,6 +29,8 @@ export interface AnalysisIndex {
   readonly objects: readonly InputObject[];
   readonly trustDomain: string;
   readonly controlPlaneNamespace: string;
+  /** The cluster's default inbound policy (`proxy.defaultInboundPolicy`). */
+  readonly defaultPolicy: string;
   readonly namespaces: ReadonlyMap<string, InputObject>;
   readonly workloads: readonly Workload[];
   readonly workloadsByNamespace: ReadonlyMap<string, Workload[]>;
@@ -98,7 +100,7 @@ export function refIs(ref: Record<string, unknown>, kind: string, group: string)
   return (str(ref.kind) ?? '').toLowerCase() === kind.toLowerCase() && want.includes(g);
 }
 
-export function buildIndex(objects: readonly InputObject[], o: { trustDomain: string; controlPlaneNamespace: string }): AnalysisIndex {
+export function buildIndex(objects: readonly InputObject[], o: { trustDomain: string; controlPlaneNamespace: string; defaultPolicy: string }): AnalysisIndex {
   const namespaces = new Map<string, InputObject>();
   const workloads: Workload[] = [];
   const workloadsByNamespace = new Map<string, Workload[]>();

@@ -30,12 +30,17 @@ export async function runAnalyze(o: AnalyzeRun): Promise<AnalyzeResult> {
   const read =
     o.inputs.length === 0 && o.useCluster ? { objects: [], repeatedKeys: [], skipped: [] } : await readInputs(o.inputs, o.namespace ?? 'default', o.readers);
   let objects = read.objects;
+  let mesh: { trustDomain: string; defaultPolicy?: string } = { trustDomain: TRUST_DOMAIN };
   if (o.useCluster) {
-    const [{ connectKube }, { clusterObjects, mergeObjects }] = await Promise.all([import('../../core/kube/kubeClient.js'), import('./cluster.js')]);
+    const [{ connectKube }, { clusterObjects, clusterMesh, mergeObjects }] = await Promise.all([
+      import('../../core/kube/kubeClient.js'),
+      import('./cluster.js'),
+    ]);
     const kube = await connectKube(o.kube);
+    mesh = await clusterMesh(kube, o.controlPlaneNamespace);
     objects = mergeObjects(read.objects, await clusterObjects(kube, o.namespace));
   }
-  const all = analyze({ objects, repeatedKeys: read.repeatedKeys }, { trustDomain: TRUST_DOMAIN, controlPlaneNamespace: o.controlPlaneNamespace });
+  const all = analyze({ objects, repeatedKeys: read.repeatedKeys }, { ...mesh, controlPlaneNamespace: o.controlPlaneNamespace });
   const findings = all.filter((f) => !suppressed(f, suppressions));
   return { findings, skipped: read.skipped, exitCode: exitCodeFor(findings, o.failOn) };
 }

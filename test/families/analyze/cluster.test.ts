@@ -105,8 +105,38 @@ describe('linkerd analyze --use-cluster (loopback API server)', () => {
       'LA3001 other/web-http <cluster>:0',
       'LA3005 other/web-http <cluster>:0',
     ]);
-    const lists = api.requests.filter((r) => r.method === 'GET');
+    // Besides the control plane's linkerd-config, every request is a LIST in the namespace (or of Namespaces).
+    const lists = api.requests.filter((r) => r.method === 'GET' && !r.path.endsWith('/namespaces/linkerd/configmaps/linkerd-config'));
+    expect(lists.length).toBe(api.requests.length - 1);
     expect(lists.every((r) => r.path.includes('/namespaces/other/') || r.path.endsWith('/namespaces'))).toBe(true);
     expect(new Set(lists.map((r) => r.path)).size).toBe(lists.length);
+  });
+  it("takes the trust domain and the default inbound policy from the cluster's linkerd-config", async () => {
+    api.put(
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'locked', annotations: { 'linkerd.io/inject': 'enabled' } } },
+      deployment('api', 'locked'),
+      {
+        apiVersion: 'policy.linkerd.io/v1alpha1',
+        kind: 'MeshTLSAuthentication',
+        metadata: { name: 'callers', namespace: 'locked' },
+        spec: { identities: ['api.locked.serviceaccount.identity.linkerd.cluster.local'] },
+      },
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'linkerd-config', namespace: 'linkerd' },
+        data: { values: 'identityTrustDomain: example.org\nproxy:\n  defaultInboundPolicy: deny\n' },
+      },
+    );
+    try {
+      const { findings } = await run([], 'locked');
+      expect(findings.map((f) => `${f.code} ${f.resource.kind}/${f.resource.name}`).sort()).toEqual([
+        'LA4001 Deployment/api',
+        'LA5003 MeshTLSAuthentication/callers',
+      ]);
+      expect(findings.find((f) => f.code === 'LA5003')?.message).toMatch(/trust domain cluster\.local.*\.linkerd\.example\.org/);
+    } finally {
+      api.remove('v1', 'ConfigMap', 'linkerd-config', 'linkerd');
+    }
   });
 });

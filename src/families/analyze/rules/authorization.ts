@@ -67,14 +67,17 @@ function checkServer(index: AnalysisIndex, s: ServerInfo, byRoute: ReadonlyMap<s
 /** Workloads whose default policy is deny, with declared ports no Server claims. */
 function checkDefaultDeny(index: AnalysisIndex, report: Report): void {
   for (const w of index.workloads) {
-    if (effectiveAnnotation(index, w, DEFAULT_INBOUND_POLICY) !== 'deny') continue;
+    // An invalid annotation falls back to the cluster default, as the controller does.
+    const annotated = effectiveAnnotation(index, w, DEFAULT_INBOUND_POLICY);
+    const policy = annotated !== undefined && (DEFAULT_POLICIES as readonly string[]).includes(annotated) ? annotated : index.defaultPolicy;
+    if (policy !== 'deny') continue;
     const claimed = new Set((index.serversByNamespace.get(w.namespace) ?? []).filter((s) => s.selected.includes(w)).flatMap((s) => serverPortsOn(s, w)));
     const open = [...new Set(w.ports.filter((p) => p.container !== 'linkerd-proxy' && !claimed.has(p.number)).map((p) => p.number))];
     if (open.length === 0) continue;
     report(
       'LA4001',
       w.object,
-      `${DEFAULT_INBOUND_POLICY} is deny and no Server covers port${open.length > 1 ? 's' : ''} ${open.join(', ')} of ${describeWorkload(w)}, so only probes reach ${open.length > 1 ? 'them' : 'it'}; add a Server and an AuthorizationPolicy for its clients`,
+      `the default inbound policy is deny (${annotated === policy ? DEFAULT_INBOUND_POLICY : "the cluster's proxy.defaultInboundPolicy"}) and no Server covers port${open.length > 1 ? 's' : ''} ${open.join(', ')} of ${describeWorkload(w)}, so only probes reach ${open.length > 1 ? 'them' : 'it'}; add a Server and an AuthorizationPolicy for its clients`,
       [...w.templatePath, 'metadata', 'annotations', DEFAULT_INBOUND_POLICY],
     );
   }

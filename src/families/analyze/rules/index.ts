@@ -1,5 +1,6 @@
 import { compareFindings, type Finding, type Rule } from '../finding.js';
 import { buildIndex } from '../indexes.js';
+import { CLUSTER_DEFAULT_POLICY } from '../mesh.js';
 import type { InputObject } from '../objects.js';
 import type { ReadResult } from '../read.js';
 import { annotationRules } from './annotations.js';
@@ -30,12 +31,14 @@ export function ruleFor(code: string): Rule | undefined {
 export interface AnalyzeOptions {
   readonly trustDomain: string;
   readonly controlPlaneNamespace: string;
+  /** The cluster default inbound policy; `all-unauthenticated` (the chart's) when not known. */
+  readonly defaultPolicy?: string;
 }
 
 const resourceOf = (o: InputObject | undefined) => ({ kind: o?.kind ?? '', namespace: o?.namespace ?? '', name: o?.name ?? '' });
 
 export function analyze(read: Pick<ReadResult, 'objects' | 'repeatedKeys'>, o: AnalyzeOptions): Finding[] {
-  const index = buildIndex(read.objects, o);
+  const index = buildIndex(read.objects, { ...o, defaultPolicy: o.defaultPolicy ?? CLUSTER_DEFAULT_POLICY });
   const findings: Finding[] = [];
   const severity = (code: string) => {
     const rule = RULE_BY_CODE.get(code);
