@@ -192,7 +192,7 @@ export const authorizationRules: RuleGroup = {
       code: 'LA4001',
       severity: 'warning',
       title: 'Deny with nothing authorizing it',
-      what: 'A Server whose accessPolicy is deny (the default) has no AuthorizationPolicy or ServerAuthorization, or a workload with `default-inbound-policy: deny` has declared ports that no Server covers.',
+      what: 'A Server whose accessPolicy is deny (the default) has no AuthorizationPolicy or ServerAuthorization, or a workload whose default inbound policy is deny (its `config.linkerd.io/default-inbound-policy`, else the cluster default) has declared ports that no Server covers.',
       why: 'Under deny, a port with no authorization refuses every connection (only kubelet probes still get a route): the application cannot be reached.',
       fix: 'Add an AuthorizationPolicy (with a MeshTLSAuthentication of the clients) targeting the Server, or a Server for the uncovered port.',
     },
