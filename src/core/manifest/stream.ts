@@ -91,14 +91,36 @@ export function parseManifestStream(source: ManifestSource): ManifestStream {
   return parseYamlStream(source);
 }
 
-export function parseYamlStream(source: ManifestSource): ManifestStream {
+/** Where a key repeats in one mapping (the later value is the one kept). */
+export interface DuplicateKey {
+  readonly key: string;
+  readonly line: number;
+  readonly col: number;
+}
+
+export interface YamlStreamOptions {
+  /** Report repeated keys here instead of refusing the document (`linkerd analyze` lists them). */
+  onDuplicateKey?: (d: DuplicateKey) => void;
+}
+
+export function parseYamlStream(source: ManifestSource, options: YamlStreamOptions = {}): ManifestStream {
   const { text, name } = source;
   const lines = source.lineOffset ?? 0;
   const lineCounter = new LineCounter();
   const parsed = parseAllDocuments(text, { ...YAML_OPTIONS, lineCounter });
   const list = Array.isArray(parsed) ? parsed : [];
   const where = (offset: number) => lineCounter.linePos(offset);
+  const { onDuplicateKey } = options;
   for (const doc of list) {
+    if (onDuplicateKey) {
+      const dups = doc.errors.filter((e) => e.code === 'DUPLICATE_KEY');
+      for (const e of dups) {
+        const pos = where(e.pos[0]);
+        const key = /^[^:\n]*/.exec(text.slice(e.pos[0], e.pos[0] + 200))?.[0]?.trim() ?? '';
+        onDuplicateKey({ key, line: pos.line + lines, col: pos.col });
+      }
+      if (dups.length > 0) doc.errors = doc.errors.filter((e) => e.code !== 'DUPLICATE_KEY');
+    }
     const err = doc.errors[0];
     if (err) {
       // Where the stack runs out depends on the thread and the caller, so that is reported where

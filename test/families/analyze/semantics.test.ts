@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { findingsTable } from '../../../src/families/analyze/print/table.js';
+import { readInputs } from '../../../src/families/analyze/read.js';
+import { analyze } from '../../../src/families/analyze/rules/index.js';
+import { nearestName } from '../../../src/families/analyze/nearest.js';
+import { parseSelector, selects } from '../../../src/families/analyze/selector.js';
+
+const OPTIONS = { trustDomain: 'cluster.local', controlPlaneNamespace: 'linkerd' };
+
+async function findings(text: string) {
+  const read = await readInputs(['-'], 'default', { stdin: () => Promise.resolve(Buffer.from(text)) });
+  return analyze(read, OPTIONS);
+}
+
+describe('analyze reads as inject does', () => {
+  it('refuses nesting past the limit in one line, naming the input', async () => {
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    await expect(findings(deep)).rejects.toThrow(/^<stdin>:\d+:\d+: nested more than \d+ levels deep$/);
+  });
+
+  it('refuses an alias bomb at its position instead of expanding it', async () => {
+    const lines = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i < 12; i++) lines.push(`a${i}: &a${i} [${Array.from({ length: 10 }, () => `*a${i - 1}`).join(', ')}]`);
+    await expect(findings(`apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata:\n${lines.map((l) => `  ${l}`).join('\n')}\n`)).rejects.toThrow(
+      /^<stdin>:\d+:\d+: /,
+    );
+  });
+
+  it('reports a repeated key at its line, on the object it is in (List items too)', async () => {
+    const text =
+      'apiVersion: v1\nkind: List\nitems:\n  - apiVersion: v1\n    kind: ServiceAccount\n    metadata:\n      name: a\n  - apiVersion: v1\n    kind: ServiceAccount\n    metadata:\n      name: b\n      name: c\n';
+    const f = await findings(text);
+    expect(f.map((x) => [x.code, x.resource.name, x.line])).toEqual([['LA1001', 'c', 12]]);
+  });
+
+  it('points JSON findings at the object', async () => {
+    const server = {
+      apiVersion: 'policy.linkerd.io/v1beta2',
+      kind: 'ServerAuthorization',
+      metadata: { name: 's', namespace: 'n' },
+      spec: { server: { name: 'x' }, client: { unauthenticated: true } },
+    };
+    const f = await findings(`\n${JSON.stringify(server)}`);
+    expect(f.map((x) => [x.code, x.line])).toEqual([
+      ['LA1002', 2],
+      ['LA4006', 2],
+    ]);
+  });
+});
+
+describe('Server ports', () => {
+  const app = (initPorts: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: app}
+spec:
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      initContainers:
+        - name: sidecar
+          restartPolicy: Always
+          ports: ${initPorts}
+      containers:
+        - name: web
+          ports: [{name: http, containerPort: 8080}]
+---
+apiVersion: policy.linkerd.io/v1beta3
+kind: Server
+metadata: {name: admin, namespace: app}
+spec:
+  podSelector: {matchLabels: {app: web}}
+  port: admin
+  accessPolicy: all-unauthenticated
+`;
+  it("count a native sidecar's (init container's) named ports", async () => {
+    expect((await findings(app('[{name: admin, containerPort: 9990}]'))).map((f) => f.code)).toEqual([]);
+    expect((await findings(app('[{name: metrics, containerPort: 9990}]'))).map((f) => f.code)).toEqual(['LA3001']);
+  });
+  it('do not count UDP ports', async () => {
+    expect((await findings(app('[{name: admin, containerPort: 9990, protocol: UDP}]'))).map((f) => f.code)).toEqual(['LA3001']);
+  });
+});
+
+describe('label selectors, as the policy controller evaluates them', () => {
+  it('an In expression without values selects nothing; Exists with values: [] selects nothing', () => {
+    expect(selects(parseSelector({ matchExpressions: [{ key: 'app', operator: 'In' }] }), { app: 'web' })).toBe(false);
+    expect(selects(parseSelector({ matchExpressions: [{ key: 'app', operator: 'Exists', values: [] }] }), { app: 'web' })).toBe(false);
+    expect(selects(parseSelector({ matchExpressions: [{ key: 'app', operator: 'Exists' }] }), { app: 'web' })).toBe(true);
+    expect(selects(parseSelector({}), { any: 'thing' })).toBe(true);
+  });
+});
+
+describe('nearest names', () => {
+  it('suggests a close name, and nothing for a distant one', () => {
+    expect(nearestName('web-htp', ['web-http', 'emoji-grpc'])).toBe('web-http');
+    expect(nearestName('voting', ['web-http', 'emoji-grpc'])).toBeUndefined();
+  });
+});
+
+describe('-o table', () => {
+  it('removes terminal escapes that names in the input carry', async () => {
+    const f = await findings('apiVersion: v1\nkind: Namespace\nmetadata:\n  name: "x\\e]0;owned\\a"\n  annotations:\n    linkerd.io/inject: "yes"\n');
+    const table = findingsTable(f);
+    expect(table).toContain('LA2001');
+    // eslint-disable-next-line no-control-regex
+    expect(table).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+  });
+});
