@@ -32,7 +32,9 @@ const MB = 1_000_000;
 const HEAP = { maxOldSpaceMb: 256, maxRssMb: 700, timeoutMs: 120_000 };
 const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const refusal = (file: string, budget: string, prefix = 'Error: ') =>
-  new RegExp(`^${escaped(prefix)}${escaped(file)}:\\d+:\\d+: more than ${budget} objects and lists for its size \\(one per 16 bytes, plus 100,000\\); refusing to parse it\\n$`);
+  new RegExp(
+    `^${escaped(prefix)}${escaped(file)}:\\d+:\\d+: more than ${budget} objects and lists for its size \\(one per 16 bytes, plus 100,000\\); refusing to parse it\\n$`,
+  );
 
 describe('dense manifests are refused before they are parsed', () => {
   it('inject: 20 MB of `x: [{},{},…]` YAML is one line and exit 1, at its first line', async () => {
@@ -63,14 +65,18 @@ describe('dense manifests are refused before they are parsed', () => {
     expect(r.code).toBe(1);
   }, 130_000);
 
-  it.each(['inject', 'uninject'])('%s: 60 MB of top-level `{}` values (one JSON stream) is one line and exit 1', async (command) => {
-    const file = streamed(`empties-${command}.json`, '', '{}', 30 * MB, '\n');
-    const r = await runBounded(command === 'inject' ? ['inject', '--ignore-cluster', file] : ['uninject', file], HEAP);
-    expect(r.killed).toBeUndefined();
-    expect(r.stderr).toMatch(refusal(file, '3,850,000'));
-    expect(r.stdout).toBe('');
-    expect(r.code).toBe(1);
-  }, 130_000);
+  it.each(['inject', 'uninject'])(
+    '%s: 60 MB of top-level `{}` values (one JSON stream) is one line and exit 1',
+    async (command) => {
+      const file = streamed(`empties-${command}.json`, '', '{}', 30 * MB, '\n');
+      const r = await runBounded(command === 'inject' ? ['inject', '--ignore-cluster', file] : ['uninject', file], HEAP);
+      expect(r.killed).toBeUndefined();
+      expect(r.stderr).toMatch(refusal(file, '3,850,000'));
+      expect(r.stdout).toBe('');
+      expect(r.code).toBe(1);
+    },
+    130_000,
+  );
 
   it('upgrade --from-manifests: a dense document among real ones is refused at its line', async () => {
     const real = fs.readFileSync(path.join(REPO_ROOT, 'fixtures/manifests/shop.yaml'), 'utf8');

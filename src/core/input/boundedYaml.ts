@@ -11,10 +11,10 @@ import { collectionBudget, denseText } from './treeLimits.js';
  * manifests can afford:
  *
  * `kubectl get -o yaml` output with managedFields and last-applied-configuration (the `f:…: {}`
- * lines are the densest real YAML) counts one collection per 46 bytes, plain manifests one per 20
- * (small flow-style fixtures) to 60 bytes; the budget is one per 16 bytes plus 100,000. Compact
- * JSON held in a string counts one per 6 to 8 bytes, so a document holding more than about 700 KB
- * of it in one value is refused.
+ * lines are the densest real YAML) counts one collection per 32 bytes (the parser builds one per
+ * 48), block-style manifests one per 30 to 60 bytes, flow-style ones one per 9 (each pair of a flow
+ * map counts); the budget is one per 16 bytes plus 100,000. Compact JSON held in a string counts
+ * one per 9 bytes, so a document made of more than about 2 MB of it is refused.
  */
 
 const NL = 0x0a;
