@@ -12,6 +12,8 @@ export class JsonLimitError extends Error {
     message: string,
     /** `deadline` when the deadline passed, `limit` when the text breaks a tree limit. */
     readonly why: 'deadline' | 'limit',
+    /** Where in the text the scan stopped. */
+    readonly offset = 0,
   ) {
     super(message);
     this.name = 'JsonLimitError';
@@ -42,7 +44,7 @@ export function checkJsonText(text: string, o: BoundedJsonOptions = {}): void {
   for (let i = 0; i < text.length; i++) {
     if (i >= nextClock) {
       nextClock += CLOCK_EVERY;
-      if (o.deadline !== undefined && performance.now() > o.deadline) throw new JsonLimitError('deadline passed while parsing', 'deadline');
+      if (o.deadline !== undefined && performance.now() > o.deadline) throw new JsonLimitError('deadline passed while parsing', 'deadline', i);
     }
     const c = text.charCodeAt(i);
     if (inString) {
@@ -51,8 +53,8 @@ export function checkJsonText(text: string, o: BoundedJsonOptions = {}): void {
     } else if (c === QUOTE) {
       inString = true;
     } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-      if (++collections > budget) throw new JsonLimitError(denseText(budget), 'limit');
-      if (++depth > MAX_NESTING_DEPTH) throw new JsonLimitError(`nested more than ${MAX_NESTING_DEPTH} levels deep`, 'limit');
+      if (++collections > budget) throw new JsonLimitError(denseText(budget), 'limit', i);
+      if (++depth > MAX_NESTING_DEPTH) throw new JsonLimitError(`nested more than ${MAX_NESTING_DEPTH} levels deep`, 'limit', i);
     } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
       depth--;
     }

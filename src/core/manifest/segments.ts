@@ -44,6 +44,9 @@ function nextCut(buf: string, from: number, final: boolean): number {
   return -1;
 }
 
+/** A `---` line's start, whatever follows it. */
+const MAY_CUT = /\n---/;
+
 export async function* segments(chunks: AsyncIterable<string>): AsyncGenerator<Segment> {
   let buf = '';
   let scan = 0;
@@ -68,10 +71,20 @@ export async function* segments(chunks: AsyncIterable<string>): AsyncGenerator<S
       lineOffset += countLines(text);
     }
   };
+  // Chunks wait in `pending` until one may hold a cut: searching a buffer grown by `+=` flattens
+  // all of it each time, quadratic in a large document.
+  let pending: string[] = [];
+  let tail = '';
   for await (const chunk of chunks) {
-    buf += chunk;
+    pending.push(chunk);
+    const probe = tail + chunk;
+    tail = probe.slice(-4);
+    if (!MAY_CUT.test(probe)) continue;
+    buf += pending.join('');
+    pending = [];
     yield* cuts(false);
   }
+  buf += pending.join('');
   yield* cuts(true);
   if (buf !== '') yield { text: buf, lineOffset };
 }

@@ -1,5 +1,7 @@
 import { Document, LineCounter, isAlias, isNode, parseAllDocuments, visit, type DocumentOptions, type ParseOptions, type SchemaOptions } from 'yaml';
 import { firstLine } from '../errors.js';
+import { JsonLimitError, checkJsonText } from '../input/boundedJson.js';
+import { yamlTextProblem } from '../input/boundedYaml.js';
 import { MAX_NESTING_DEPTH, checkPlainTree, checkYamlDepth } from '../input/treeLimits.js';
 import { linePosition, positionError } from './positions.js';
 import { DocEditor, type DocRegion } from './editor.js';
@@ -88,7 +90,18 @@ export function hasContent(text: string): boolean {
 export function parseManifestStream(source: ManifestSource): ManifestStream {
   const json = parseJsonStream(source);
   if (json) return json;
+  checkYamlDensity(source);
   return parseYamlStream(source);
+}
+
+/**
+ * Refuses a YAML text (one document of a stream, or a whole text) denser or deeper than the tree
+ * limits allow, before the parser builds anything: counted from its tokens (input/boundedYaml.ts),
+ * reported at the line where the text starts.
+ */
+function checkYamlDensity(source: ManifestSource): void {
+  const problem = yamlTextProblem(source.text);
+  if (problem) throw positionError(source.name, (source.lineOffset ?? 0) + 1, 1, problem);
 }
 
 /** Where a key repeats in one mapping (the later value is the one kept). */
@@ -223,10 +236,26 @@ function jsonIndentOf(chunk: string): string | number {
   return indent.startsWith('\t') ? '\t' : indent.length;
 }
 
+/**
+ * The collection budget and nesting over the whole JSON text (input/boundedJson.ts), before
+ * anything is split or parsed: a stream of a million `{}` is as dense as one list of them.
+ * Reported where the budget ran out.
+ */
+function checkJsonDensity(source: ManifestSource): void {
+  try {
+    checkJsonText(source.text);
+  } catch (e) {
+    if (!(e instanceof JsonLimitError)) throw e;
+    const pos = linePosition(source.text, e.offset);
+    throw positionError(source.name, pos.line, pos.col, e.message);
+  }
+}
+
 function parseJsonStream(source: ManifestSource): ManifestStream | undefined {
   const { text } = source;
   const first = text.replace(/^[\s\ufeff]+/, '')[0];
   if (first !== '{' && first !== '[') return undefined;
+  checkJsonDensity(source);
   const chunks = splitJsonValues(text);
   if (!chunks) return undefined;
   const values: unknown[] = [];
@@ -303,6 +332,9 @@ export async function* inputStreams(input: ManifestInput, wanted?: (text: string
   for await (const seg of docs) {
     const source = { name: input.name, text: seg.text, lineOffset: seg.lineOffset };
     if ((wanted && !wanted(seg.text)) || !hasContent(seg.text)) yield { source, format: 'yaml', docs: [] };
-    else yield segmentStream(source);
+    else {
+      checkYamlDensity(source);
+      yield segmentStream(source);
+    }
   }
 }
