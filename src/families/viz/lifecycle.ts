@@ -1,5 +1,6 @@
 import { UserError } from '../../core/errors.js';
 import { connectKube } from '../../core/kube/kubeClient.js';
+import { isKubeError } from '../../core/kube/kubeError.js';
 import type { KubeSelection } from '../../core/kube/kubeconfig.js';
 import type { ResourceType } from '../../core/kube/resources.js';
 import { NOTHING_TO_UNINSTALL, prunableObjects, stubOfListed, uninstallObjects, type StubObject } from '../../core/lifecycle/index.js';
@@ -38,6 +39,8 @@ export async function vizUninstall(cluster: KubeSelection, env: NodeJS.ProcessEn
         try {
           return (await client.list(t, { labelSelector: UNINSTALL_SELECTOR, limit: 500 })).map((o) => stubOfListed(t, o));
         } catch (e) {
+          // A cluster without the policy CRDs has none of these to delete.
+          if (isKubeError(e) && e.kind === 'notfound') return [];
           if (e instanceof UserError) throw new UserError(`could not fetch ${t.kind} resources: ${e.message}`, { cause: e });
           throw e;
         }
