@@ -89,14 +89,14 @@ export function buildProgram(session: RunSession = newSession(processIo())): Com
 }
 
 /**
- * Adds `loader`'s command under `parent`. Of its declared subcommands, only `wanted` is loaded
- * (every one when `wanted` is `all`); the others are listed from their declarations.
+ * Adds `loader`'s command under `parent`. Of its declared subcommands, only the `wanted` one is
+ * loaded (every one when `wanted` is undefined); the others are listed from their declarations.
  */
-async function addLoaded(parent: Command, loader: CommandLoader, session: RunSession, wanted: string | 'all' = 'all'): Promise<void> {
+async function addLoaded(parent: Command, loader: CommandLoader, session: RunSession, wanted?: string): Promise<void> {
   const { command } = await loader.load();
   const cmd = addCommand(parent, { ...command, name: loader.name, aliases: loader.aliases, summary: loader.summary }, session);
   for (const sub of loader.subcommands ?? []) {
-    if (wanted === 'all' || sub.name === wanted || sub.aliases?.includes(wanted)) await addLoaded(cmd, sub, session);
+    if (wanted === undefined || sub.name === wanted || sub.aliases?.includes(wanted)) await addLoaded(cmd, sub, session);
     else addCommandStub(cmd, sub);
   }
 }

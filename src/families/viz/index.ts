@@ -9,8 +9,9 @@ import type { CommandBody } from '../../cli/kit/command.js';
 /** `linkerd viz` alone prints its help, as cobra does for a command without Run. */
 const vizRoot: CommandBody = {
   long: 'viz manages the linkerd-viz extension of Linkerd service mesh.',
-  run: async ({ command }) => {
+  run: ({ command }) => {
     command.outputHelp();
+    return Promise.resolve();
   },
 };
 
@@ -20,7 +21,7 @@ export const viz: FamilyDeclaration = {
     {
       name: 'viz',
       summary: 'viz manages the linkerd-viz extension of Linkerd service mesh',
-      load: async () => ({ command: vizRoot }),
+      load: () => Promise.resolve({ command: vizRoot }),
       subcommands: [
         { name: 'allow-scrapes', summary: 'Output Kubernetes resources to authorize Prometheus scrapes', load: () => import('./commands/allow-scrapes.js') },
         { name: 'check', summary: 'Check the Linkerd Viz extension for potential problems', load: () => import('./commands/check.js') },

@@ -103,7 +103,14 @@ describe('the family registry', () => {
       summary: `The ${name} subcommand`,
       load: () => {
         loaded.push(name);
-        return Promise.resolve({ command: { run: ({ io }) => Promise.resolve(void io.stdout.write(`${name} ran\n`)) } });
+        return Promise.resolve({
+          command: {
+            run: ({ io }) => {
+              io.stdout.write(`${name} ran\n`);
+              return Promise.resolve();
+            },
+          },
+        });
       },
     });
     const ext: FamilyDeclaration = {
@@ -112,7 +119,15 @@ describe('the family registry', () => {
         {
           name: 'ext',
           summary: 'An extension',
-          load: () => Promise.resolve({ command: { run: ({ command }) => Promise.resolve(void command.outputHelp()) } }),
+          load: () =>
+            Promise.resolve({
+              command: {
+                run: ({ command }) => {
+                  command.outputHelp();
+                  return Promise.resolve();
+                },
+              },
+            }),
           subcommands: [sub('install'), sub('check')],
         },
       ],

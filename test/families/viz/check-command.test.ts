@@ -53,7 +53,9 @@ describe('linkerd viz check (loopback API server)', () => {
     expect(r.stdout).toBe(`${HEALTHY}\nStatus check results are √\n`);
     expect(r.code).toBe(0);
     const proxy = await linkerd(['viz', 'check', '--proxy', '--kubeconfig', s.kubeconfigPath]);
-    expect(proxy.stdout).toContain('linkerd-viz-data-plane\n----------------------\n√ data plane namespace exists\n√ prometheus is authorized to scrape data plane pods\n');
+    expect(proxy.stdout).toContain(
+      'linkerd-viz-data-plane\n----------------------\n√ data plane namespace exists\n√ prometheus is authorized to scrape data plane pods\n',
+    );
     expect(proxy.code).toBe(0);
   });
 
@@ -66,7 +68,14 @@ describe('linkerd viz check (loopback API server)', () => {
       categories: [
         {
           categoryName: 'linkerd-viz',
-          checks: [{ description: 'linkerd-viz Namespace exists', result: 'error', error: 'namespace with label "linkerd.io/extension: viz" not found', hint: 'https://linkerd.io/2/checks/#l5d-viz-ns-exists' }],
+          checks: [
+            {
+              description: 'linkerd-viz Namespace exists',
+              result: 'error',
+              error: 'namespace with label "linkerd.io/extension: viz" not found',
+              hint: 'https://linkerd.io/2/checks/#l5d-viz-ns-exists',
+            },
+          ],
         },
       ],
     });
@@ -88,12 +97,18 @@ describe('linkerd viz check (loopback API server)', () => {
         viz: (o) =>
           edit(o, 'APIService', 'v1alpha1.tap.linkerd.io', (x) => ({
             ...x,
-            status: { conditions: [{ type: 'Available', status: 'False', reason: 'FailedDiscoveryCheck', message: 'failing or missing response from https://10.0.0.1:8089' }] },
+            status: {
+              conditions: [
+                { type: 'Available', status: 'False', reason: 'FailedDiscoveryCheck', message: 'failing or missing response from https://10.0.0.1:8089' },
+              ],
+            },
           })),
       }),
     );
     const r = await linkerd(['viz', 'check', '--wait', '0s', '--kubeconfig', s.kubeconfigPath]);
-    expect(r.stdout).toContain('‼ tap API service is running\n    FailedDiscoveryCheck: failing or missing response from https://10.0.0.1:8089\n    see https://linkerd.io/2/checks/#l5d-tap-api for hints\n');
+    expect(r.stdout).toContain(
+      '‼ tap API service is running\n    FailedDiscoveryCheck: failing or missing response from https://10.0.0.1:8089\n    see https://linkerd.io/2/checks/#l5d-tap-api for hints\n',
+    );
     // A warning does not fail the run.
     expect(r.code).toBe(0);
   });
@@ -117,7 +132,12 @@ describe('linkerd viz check (loopback API server)', () => {
 
   it('a tap certificate the APIService does not vouch for fails the cert check', async () => {
     const now = new Date();
-    const other = await createWebhookCert({ dnsName: 'tap.linkerd-viz.svc', notBefore: now, notAfter: new Date(now.getTime() + 86_400_000 * 365), keys: await generateEcdsaP256Key() });
+    const other = await createWebhookCert({
+      dnsName: 'tap.linkerd-viz.svc',
+      notBefore: now,
+      notAfter: new Date(now.getTime() + 86_400_000 * 365),
+      keys: await generateEcdsaP256Key(),
+    });
     const s = await serve(
       await clusterWithViz({
         viz: (o) =>

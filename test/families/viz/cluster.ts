@@ -15,7 +15,10 @@ const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
 /** The ReplicaSet and injected pods of one viz Deployment. */
 function podsOf(deploy: VizObject, index: number): StoredObject[] {
   const name = deploy.metadata.name ?? '';
-  const template = clone((deploy.spec as { template: { metadata: { labels: Record<string, string>; annotations: Record<string, string> }; spec: { containers: object[] } } }).template);
+  const template = clone(
+    (deploy.spec as { template: { metadata: { labels: Record<string, string>; annotations: Record<string, string> }; spec: { containers: object[] } } })
+      .template,
+  );
   const hash = `5f7c9d8b${index}`;
   const running = { running: { startedAt: '${now-50m}' } };
   const containers = [{ name: 'linkerd-proxy', image: `cr.l5d.io/linkerd/proxy:${LINKERD_VERSION}` }, ...template.spec.containers];
@@ -39,7 +42,9 @@ function podsOf(deploy: VizObject, index: number): StoredObject[] {
       namespace: VIZ_NAMESPACE,
       labels: { ...template.metadata.labels, 'linkerd.io/control-plane-ns': 'linkerd', 'pod-template-hash': hash },
       annotations: { ...template.metadata.annotations, 'viz.linkerd.io/tap-enabled': 'true' },
-      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `${name}-${hash}`, uid: `00000000-0000-0000-0000-00000000020${index}`, controller: true }],
+      ownerReferences: [
+        { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `${name}-${hash}`, uid: `00000000-0000-0000-0000-00000000020${index}`, controller: true },
+      ],
       creationTimestamp: '${now-1h}',
     },
     spec: { ...template.spec, containers },

@@ -64,7 +64,10 @@ describe('linkerd viz install against a cluster (loopback API server)', () => {
   let empty: ApiServer;
   let cni: ApiServer;
   beforeAll(async () => {
-    [empty, cni] = await Promise.all([startApiServer({ fromYaml: 'fixtures/clusters/empty.yaml' }), clusterWithViz({ cniEnabled: true }).then((objects) => startApiServer({ objects }))]);
+    [empty, cni] = await Promise.all([
+      startApiServer({ fromYaml: 'fixtures/clusters/empty.yaml' }),
+      clusterWithViz({ cniEnabled: true }).then((objects) => startApiServer({ objects })),
+    ]);
   });
   afterAll(async () => {
     await Promise.all([empty.stop(), cni.stop()]);
@@ -80,7 +83,9 @@ describe('linkerd viz install against a cluster (loopback API server)', () => {
 
   it('refuses when the cluster cannot be reached', async () => {
     const dir = fs.mkdtempSync('/tmp/viz-kube-');
-    const kubeconfig = writeKubeconfig(`${dir}/config`, [{ name: 'test', server: `https://127.0.0.1:${await closedPort()}`, token: 'x', insecureSkipTlsVerify: true }]);
+    const kubeconfig = writeKubeconfig(`${dir}/config`, [
+      { name: 'test', server: `https://127.0.0.1:${await closedPort()}`, token: 'x', insecureSkipTlsVerify: true },
+    ]);
     const r = await runCli(['viz', 'install', '--wait', '0s', '--kubeconfig', kubeconfig]);
     expect([r.code, r.stdout]).toEqual([1, '']);
     expect(r.stderr).toMatch(/^Cannot connect to Kubernetes: .*\nValidate the install with: 'linkerd check'\n$/);

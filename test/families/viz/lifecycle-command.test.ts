@@ -7,7 +7,10 @@ import { tapListText } from '../../../src/families/viz/commands/list.js';
 import { clusterWithViz } from './cluster.js';
 
 type Doc = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } };
-const refs = (text: string) => (yaml.loadAll(text) as Array<Doc | null>).filter((d): d is Doc => d !== null).map((d) => `${d.kind}/${d.metadata.namespace ? `${d.metadata.namespace}/` : ''}${d.metadata.name}`);
+const refs = (text: string) =>
+  (yaml.loadAll(text) as Array<Doc | null>)
+    .filter((d): d is Doc => d !== null)
+    .map((d) => `${d.kind}/${d.metadata.namespace ? `${d.metadata.namespace}/` : ''}${d.metadata.name}`);
 
 const leftover: StoredObject = {
   apiVersion: 'v1',
@@ -61,7 +64,14 @@ describe('viz uninstall, prune (loopback API server)', () => {
     const r = await runCli(['viz', 'prune', '--kubeconfig', viz.kubeconfigPath]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(refs(r.stdout)).toEqual(['ConfigMap/linkerd-viz/grafana-config', 'Server/emojivoto/proxy-admin', 'AuthorizationPolicy/emojivoto/prometheus-scrape', 'AuthorizationPolicy/emojivoto/proxy-probes', 'HTTPRoute/emojivoto/proxy-metrics', 'HTTPRoute/emojivoto/proxy-probes']);
+    expect(refs(r.stdout)).toEqual([
+      'ConfigMap/linkerd-viz/grafana-config',
+      'Server/emojivoto/proxy-admin',
+      'AuthorizationPolicy/emojivoto/prometheus-scrape',
+      'AuthorizationPolicy/emojivoto/proxy-probes',
+      'HTTPRoute/emojivoto/proxy-metrics',
+      'HTTPRoute/emojivoto/proxy-probes',
+    ]);
   });
 
   it('prune refuses without Linkerd, as install does', async () => {
@@ -132,6 +142,11 @@ describe('viz allow-scrapes', () => {
     const r = await runCli(['viz', 'allow-scrapes']);
     expect([r.code, r.stdout, r.stderr]).toEqual([1, '', 'Error: required flag(s) "namespace" not set\n']);
     const json = await runCli(['viz', 'allow-scrapes', '-n', 'x', '-o', 'json']);
-    expect(json.stdout.trimEnd().split('\n').map((l) => (JSON.parse(l) as Doc).kind)).toEqual(['Server', 'HTTPRoute', 'HTTPRoute', 'AuthorizationPolicy', 'AuthorizationPolicy']);
+    expect(
+      json.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as Doc).kind),
+    ).toEqual(['Server', 'HTTPRoute', 'HTTPRoute', 'AuthorizationPolicy', 'AuthorizationPolicy']);
   });
 });

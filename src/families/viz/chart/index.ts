@@ -1,4 +1,3 @@
-
 /*
  * The linkerd-viz chart as one entry for the shared Helm-values engine: its values schema, the
  * defaults `viz install` starts from, the `--ha` overlay and the typed templates.

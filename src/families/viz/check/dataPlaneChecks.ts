@@ -10,7 +10,13 @@ import { proxyContainer } from '../../../core/mesh/proxyContainer.js';
  */
 
 const CATEGORY = 'linkerd-viz-data-plane';
-const AUTHORIZATION_POLICIES = { group: 'policy.linkerd.io', version: 'v1alpha1', plural: 'authorizationpolicies', kind: 'AuthorizationPolicy', namespaced: true };
+const AUTHORIZATION_POLICIES = {
+  group: 'policy.linkerd.io',
+  version: 'v1alpha1',
+  plural: 'authorizationpolicies',
+  kind: 'AuthorizationPolicy',
+  namespaced: true,
+};
 const DEFAULT_POLICY_ENV = 'LINKERD2_PROXY_INBOUND_DEFAULT_POLICY';
 
 const deniesByDefault = (pod: Pod) => proxyContainer(pod)?.env?.some((e) => e.name === DEFAULT_POLICY_ENV && e.value === 'deny') === true;
@@ -28,7 +34,11 @@ async function prometheusAuthorized(ctx: CheckContext): Promise<CheckOutcome> {
   if (denied.length === 0) return pass();
   const names = denied.map((p) => `\t* ${one ? '' : `${p.metadata?.namespace ?? ''}/`}${p.metadata?.name ?? ''}`);
   return fail(
-    ['prometheus may not be authorized to scrape the following pods:', ...names, '    consider running `linkerd viz allow-scrapes` to authorize prometheus scrapes'].join('\n'),
+    [
+      'prometheus may not be authorized to scrape the following pods:',
+      ...names,
+      '    consider running `linkerd viz allow-scrapes` to authorize prometheus scrapes',
+    ].join('\n'),
   );
 }
 

@@ -40,7 +40,9 @@ function secretText(secret: Secret, key: string): string | undefined {
 async function tapCredentials(ctx: CheckContext): Promise<{ leaf: Cert; chain: Cert[] }> {
   const ns = await vizNamespace(ctx);
   const current = await ctx.find('secrets', TAP_SECRET, ns);
-  const [secret, name, crtKey, keyKey] = current ? [current, TAP_SECRET, 'tls.crt', 'tls.key'] : [await ctx.find('secrets', TAP_LEGACY_SECRET, ns), TAP_LEGACY_SECRET, 'crt.pem', 'key.pem'];
+  const [secret, name, crtKey, keyKey] = current
+    ? [current, TAP_SECRET, 'tls.crt', 'tls.key']
+    : [await ctx.find('secrets', TAP_LEGACY_SECRET, ns), TAP_LEGACY_SECRET, 'crt.pem', 'key.pem'];
   if (!secret) throw notFound('secrets', TAP_LEGACY_SECRET);
   const crt = secretText(secret, crtKey);
   if (crt === undefined) throw new Error(`key ${crtKey} needs to exist in secret ${name}`);
@@ -118,9 +120,7 @@ async function metricsApiPod(ctx: CheckContext): Promise<CheckOutcome> {
   const ofMetricsApi = new Set(
     replicaSets.filter((rs) => rs.metadata?.ownerReferences?.some((o) => o.kind === 'Deployment' && o.name === 'metrics-api')).map((rs) => rs.metadata?.name),
   );
-  const running = pods.find(
-    (p) => podStatus(p) === 'Running' && p.metadata?.ownerReferences?.some((o) => o.kind === 'ReplicaSet' && ofMetricsApi.has(o.name)),
-  );
+  const running = pods.find((p) => podStatus(p) === 'Running' && p.metadata?.ownerReferences?.some((o) => o.kind === 'ReplicaSet' && ofMetricsApi.has(o.name)));
   return running ? pass() : fail('no running pods found for metrics-api');
 }
 

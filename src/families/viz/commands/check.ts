@@ -2,7 +2,13 @@ import * as z from 'zod';
 import type { CommandBody } from '../../../cli/kit/command.js';
 import { parseWait } from './shared.js';
 
-const CheckOptions = z.object({ output: z.string(), proxy: z.boolean(), wait: z.string(), namespace: z.string().optional(), vizNamespace: z.string().optional() });
+const CheckOptions = z.object({
+  output: z.string(),
+  proxy: z.boolean(),
+  wait: z.string(),
+  namespace: z.string().optional(),
+  vizNamespace: z.string().optional(),
+});
 
 export const command: CommandBody = {
   long: `Check the Linkerd Viz extension for potential problems.

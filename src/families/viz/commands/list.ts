@@ -25,7 +25,10 @@ export const command: CommandBody = {
   run: async ({ flags, globals, io }) => {
     const opts = ListOptions.parse(flags);
     const { listTapPods } = await import('../tapList.js');
-    const list = await listTapPods({ cluster: globals, controlPlaneNamespace: globals.linkerdNamespace, namespace: opts.namespace, allNamespaces: opts.allNamespaces }, io.env);
+    const list = await listTapPods(
+      { cluster: globals, controlPlaneNamespace: globals.linkerdNamespace, namespace: opts.namespace, allNamespaces: opts.allNamespaces },
+      io.env,
+    );
     io.stdout.write(tapListText(list));
   },
 };

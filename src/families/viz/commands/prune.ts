@@ -26,7 +26,13 @@ export const command: CommandBody = {
       linkerdNamespace: globals.linkerdNamespace,
       cluster: globals,
       waitMs: parseWait(opts.wait),
-      inputs: { flags: readSetFlags(cmd, vizChart, FLAG_SETS, io.env), valuesFiles: opts.values, set: opts.set, setString: opts.setString, setFile: opts.setFile },
+      inputs: {
+        flags: readSetFlags(cmd, vizChart, FLAG_SETS, io.env),
+        valuesFiles: opts.values,
+        set: opts.set,
+        setString: opts.setString,
+        setFile: opts.setFile,
+      },
       env: io.env,
       onWaiting: () => io.stderr.write('Waiting for control plane to become available\n'),
     });
