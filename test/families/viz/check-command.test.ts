@@ -4,6 +4,7 @@ import { closedPort, versionServer } from '../../core/check/support/run.js';
 import { edit } from '../../core/check/support/clusters.js';
 import { runCli, type CliResult } from '../../support/cli.js';
 import { createWebhookCert, generateEcdsaP256Key } from '../../../src/core/pki/index.js';
+import { allowScrapesObjects } from '../../../src/families/viz/allowScrapes.js';
 import { clusterWithViz } from './cluster.js';
 
 let noVersionCheck: string;
@@ -150,6 +151,44 @@ describe('linkerd viz check (loopback API server)', () => {
     const r = await linkerd(['viz', 'check', '--kubeconfig', s.kubeconfigPath]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/× tap API server has valid cert\n {4}cert is not issued by the trust anchor: /);
+  });
+
+  it('--proxy warns of default-deny pods Prometheus may not scrape, until allow-scrapes policy is there', async () => {
+    const denying: StoredObject = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'vote-1', namespace: 'emojivoto', labels: { 'linkerd.io/control-plane-ns': 'linkerd' } },
+      spec: { containers: [{ name: 'linkerd-proxy', image: 'proxy', env: [{ name: 'LINKERD2_PROXY_INBOUND_DEFAULT_POLICY', value: 'deny' }] }] },
+    };
+    const emojivoto: StoredObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'emojivoto' } };
+    const s = await serve([...(await clusterWithViz()), emojivoto, denying]);
+    const r = await linkerd(['viz', 'check', '--proxy', '--kubeconfig', s.kubeconfigPath]);
+    expect(r.stdout).toContain(
+      '‼ prometheus is authorized to scrape data plane pods\n    prometheus may not be authorized to scrape the following pods:\n\t* emojivoto/vote-1\n    consider running `linkerd viz allow-scrapes` to authorize prometheus scrapes\n',
+    );
+    s.put(...allowScrapesObjects('emojivoto'));
+    const allowed = await linkerd(['viz', 'check', '--proxy', '-n', 'emojivoto', '--kubeconfig', s.kubeconfigPath]);
+    expect(allowed.stdout).toContain('√ data plane namespace exists\n√ prometheus is authorized to scrape data plane pods\n');
+    const missing = await linkerd(['viz', 'check', '--proxy', '-n', 'nowhere', '--kubeconfig', s.kubeconfigPath]);
+    expect(missing.stdout).toContain('× data plane namespace exists\n    The "nowhere" namespace does not exist\n');
+  });
+
+  it('with an external Prometheus, does not check the on-cluster one', async () => {
+    const external = (o: StoredObject[]) =>
+      edit(
+        o.filter((x) => !(x.metadata.name.startsWith('prometheus') || x.metadata.name === 'linkerd-linkerd-viz-prometheus')),
+        'Namespace',
+        'linkerd-viz',
+        (ns) => ({ ...ns, metadata: { ...ns.metadata, annotations: { 'viz.linkerd.io/external-prometheus': 'http://prom.example:9090' } } }),
+      );
+    const s = await serve(await clusterWithViz({ viz: external }));
+    const r = await linkerd(['viz', 'check', '--kubeconfig', s.kubeconfigPath]);
+    expect(r.stdout).not.toContain('prometheus is installed and configured correctly');
+    expect(r.code).toBe(0);
+    const inCluster = await serve(await clusterWithViz({ viz: (o) => o.filter((x) => x.metadata.name !== 'prometheus-config') }));
+    expect((await linkerd(['viz', 'check', '--kubeconfig', inCluster.kubeconfigPath])).stdout).toContain(
+      '‼ prometheus is installed and configured correctly\n    missing ConfigMaps: prometheus-config\n',
+    );
   });
 
   it('refuses an unknown output format in the real words', async () => {
