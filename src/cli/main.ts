@@ -13,21 +13,27 @@ import { terminalText } from './output/sanitize.js';
 /** Global flags that take a value, so the first positional argument can be found without parsing. */
 const VALUE_FLAGS = new Set(GLOBAL_FLAGS.filter((f) => f.type !== 'bool').flatMap((f) => [`--${f.name}`, ...(f.short ? [`-${f.short}`] : [])]));
 
-function firstPositional(args: readonly string[]): string | undefined {
+/** The first `count` positional arguments (a command, then its subcommand), without parsing. */
+function leadingPositionals(args: readonly string[], count: number): string[] {
+  const found: string[] = [];
   let takesValue = false;
   for (const [i, a] of args.entries()) {
+    if (found.length === count) break;
     if (takesValue) {
       takesValue = false;
       continue;
     }
-    if (a === '--') return args[i + 1];
+    if (a === '--') {
+      found.push(...args.slice(i + 1, i + 1 + count - found.length));
+      break;
+    }
     if (a.startsWith('-')) {
       takesValue = VALUE_FLAGS.has(a);
       continue;
     }
-    return a;
+    found.push(a);
   }
-  return undefined;
+  return found;
 }
 
 interface Session extends RunSession {
@@ -82,9 +88,17 @@ export function buildProgram(session: RunSession = newSession(processIo())): Com
   return program;
 }
 
-async function addLoaded(program: Command, loader: CommandLoader, session: RunSession): Promise<void> {
+/**
+ * Adds `loader`'s command under `parent`. Of its declared subcommands, only the `wanted` one is
+ * loaded (every one when `wanted` is undefined); the others are listed from their declarations.
+ */
+async function addLoaded(parent: Command, loader: CommandLoader, session: RunSession, wanted?: string): Promise<void> {
   const { command } = await loader.load();
-  addCommand(program, { ...command, name: loader.name, aliases: loader.aliases, summary: loader.summary }, session);
+  const cmd = addCommand(parent, { ...command, name: loader.name, aliases: loader.aliases, summary: loader.summary }, session);
+  for (const sub of loader.subcommands ?? []) {
+    if (wanted === undefined || sub.name === wanted || sub.aliases?.includes(wanted)) await addLoaded(cmd, sub, session);
+    else addCommandStub(cmd, sub);
+  }
 }
 
 /** A program with every subcommand registered (help listings, shell completion, the reference). */
@@ -121,11 +135,12 @@ async function dispatch(args: string[], session: Session, families: readonly Fam
     return 0;
   }
   const program = buildProgram(session);
-  const wanted = firstPositional(args);
+  const [wanted, wantedSub] = leadingPositionals(args, 2);
   const entry = commands.find((c) => c.name === wanted || c.aliases?.includes(wanted ?? ''));
   for (const c of commands) {
     // `help <command>` shows that command's own help, which needs its module.
-    if (c === entry || wanted === 'help') await addLoaded(program, c, session);
+    if (wanted === 'help') await addLoaded(program, c, session);
+    else if (c === entry) await addLoaded(program, c, session, wantedSub ?? '');
     else addCommandStub(program, c);
   }
   useCobraErrors(program, args);

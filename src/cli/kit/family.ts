@@ -14,6 +14,11 @@ export interface CommandLoader {
   /** The one-line summary help lists (cobra's Short). */
   summary: string;
   load(): Promise<{ command: CommandBody }>;
+  /**
+   * A command of subcommands declared here, not in its module (`viz install`, `viz check`): help
+   * lists them from these entries, and a run loads only the one it runs.
+   */
+  subcommands?: readonly CommandLoader[];
 }
 
 /** What a flag value completes from (`namespaces`, `contexts`, …), given the words typed so far. */

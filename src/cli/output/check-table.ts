@@ -18,7 +18,8 @@ function banner(title: string): string {
   return `${title}\n${'='.repeat(title.length)}\n\n`;
 }
 
-export function tablePrinter(o: { short: boolean; write: (s: string) => void; paint?: Paint; spinner?: Spinner }): StreamPrinter {
+/** `banner: false` for a family's own check command (`linkerd viz check`), which prints none. */
+export function tablePrinter(o: { short: boolean; write: (s: string) => void; paint?: Paint; spinner?: Spinner; banner?: boolean }): StreamPrinter {
   const paint = o.paint ?? plainPaint;
   const glyph = (r: CheckResult) =>
     r.status === 'success' ? paint.bold(paint.green('√')) : r.status === 'warning' ? paint.bold(paint.yellow('‼')) : paint.bold(paint.red('×'));
@@ -28,7 +29,7 @@ export function tablePrinter(o: { short: boolean; write: (s: string) => void; pa
   let section: string | undefined = 'core';
   let lastCategory = '';
   let sectionNotOk = false;
-  let bannerPrinted = false;
+  let bannerPrinted = o.banner === false;
   let extensionsBannerPrinted = false;
 
   const write = (s: string) => {
@@ -36,7 +37,7 @@ export function tablePrinter(o: { short: boolean; write: (s: string) => void; pa
     o.write(s);
   };
 
-  if (!o.short) {
+  if (!o.short && !bannerPrinted) {
     write(banner('Linkerd core checks'));
     bannerPrinted = true;
   }

@@ -2,7 +2,7 @@ import { CheckRun, type CheckOptions } from './context.js';
 import { CORE_CHECK_FAMILY } from './coreFamily.js';
 import { inProcessExtensions, pathExtensions, runExtensions } from './extensions.js';
 import { extensionNamespaces } from './facts.js';
-import { CheckRegistry, MODES, familyChecks, refuseDuplicateExtensions, type CheckFamilyEntry } from './family.js';
+import { CheckRegistry, MODES, familyChecks, refuseDuplicateExtensions, type CheckFamily, type CheckFamilyEntry } from './family.js';
 import { runChecks, type RunnerObserver, type Sleep } from './runner.js';
 import { Selector, type Selection } from './selection.js';
 import type { CheckDefinition, CheckResult } from './types.js';
@@ -20,6 +20,8 @@ export function hintBaseUrl(version: string): string {
 }
 
 export interface CheckRequest extends CheckOptions {
+  /** The family whose checks run first: the core one unless given (`linkerd viz check` runs viz's alone). */
+  family?: CheckFamily;
   /** `--wait`: retryable checks are retried until this long after the start. */
   waitMs: number;
   retryIntervalMs?: number;
@@ -77,7 +79,8 @@ export async function runCheck(req: CheckRequest, events: CheckEvents = {}, fami
   const base = hintBaseUrl(req.cliVersion);
   const selector = new Selector(req.selection ?? { skip: [], only: [] });
   const run = new CheckRun(req);
-  const registry = new CheckRegistry([CORE_CHECK_FAMILY]);
+  const first = req.family ?? CORE_CHECK_FAMILY;
+  const registry = new CheckRegistry([first]);
   const clock = req.clock ?? Date.now;
   const runFamily = (checks: CheckDefinition[], extension?: string) =>
     runChecks(
@@ -97,7 +100,7 @@ export async function runCheck(req: CheckRequest, events: CheckEvents = {}, fami
       },
       events,
     );
-  const checks = familyChecks(CORE_CHECK_FAMILY, req.mode, req);
+  const checks = familyChecks(first, req.mode, req);
   try {
     const pathOptions = req.extensions;
     const extensionsWanted = MODES[req.mode].extensions && (pathOptions !== undefined || families.length > 0) && !selector.excludesExtensions;

@@ -6,4 +6,4 @@ export { uninstall, prune, NOT_CLI_INSTALLED } from './runLifecycle.js';
 export type { LifecycleRequest, LifecycleResult } from './runLifecycle.js';
 export { uninstallRefusals, uninstallObjects, NOTHING_TO_UNINSTALL } from './uninstall.js';
 export { prunableObjects, PRUNABLE_KINDS } from './prune.js';
-export { stubOf, type StubObject } from './stubs.js';
+export { stubOf, stubOfListed, type StubObject } from './stubs.js';

@@ -51,15 +51,19 @@ function identity(apiVersion: string, kind: string, name: string, namespace: str
 }
 
 /**
- * The labelled objects of the cluster that `expected` (the rendered control plane and CRDs) does
+ * The objects matching `labelSelector` (the control plane's label by default) that `expected` (the rendered control plane and CRDs) does
  * not contain. A kind the cluster does not serve (no multicluster, say) is skipped, as linkerd does.
  */
-export async function prunableObjects(client: KubeClient, expected: readonly RenderedObject[]): Promise<StubObject[]> {
+export async function prunableObjects(
+  client: KubeClient,
+  expected: readonly Pick<RenderedObject, 'apiVersion' | 'kind' | 'metadata'>[],
+  labelSelector: string = CONTROL_PLANE_NS_LABEL,
+): Promise<StubObject[]> {
   const wanted = new Set(expected.map((o) => identity(o.apiVersion, o.kind, o.metadata.name ?? '', o.metadata.namespace)));
   const lists = await Promise.all(
     PRUNABLE_KINDS.map(async (kind) => {
       try {
-        return await client.list(kind, { labelSelector: CONTROL_PLANE_NS_LABEL, limit: 500 });
+        return await client.list(kind, { labelSelector, limit: 500 });
       } catch (e) {
         if (isKubeError(e) && e.kind === 'notfound') return [];
         if (e instanceof UserError) throw new UserError(`error fetching resources: ${e.message}`, { cause: e });

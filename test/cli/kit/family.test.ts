@@ -95,4 +95,51 @@ describe('the family registry', () => {
     const a: FamilyDeclaration = { name: 'a', commands: [], completions: { x: () => Promise.resolve([]) } };
     expect(() => completionSources([a, { ...a, name: 'b' }])).toThrow('completion source x of family b is already declared');
   });
+
+  it('lists a command’s declared subcommands without loading them, and loads only the one that runs', async () => {
+    const loaded: string[] = [];
+    const sub = (name: string): CommandLoader => ({
+      name,
+      summary: `The ${name} subcommand`,
+      load: () => {
+        loaded.push(name);
+        return Promise.resolve({
+          command: {
+            run: ({ io }) => {
+              io.stdout.write(`${name} ran\n`);
+              return Promise.resolve();
+            },
+          },
+        });
+      },
+    });
+    const ext: FamilyDeclaration = {
+      name: 'ext',
+      commands: [
+        {
+          name: 'ext',
+          summary: 'An extension',
+          load: () =>
+            Promise.resolve({
+              command: {
+                run: ({ command }) => {
+                  command.outputHelp();
+                  return Promise.resolve();
+                },
+              },
+            }),
+          subcommands: [sub('install'), sub('check')],
+        },
+      ],
+    };
+    const families = [core, ext];
+    for (const args of [['ext'], ['ext', '--help'], ['-L', 'linkerd', 'ext']]) {
+      const r = await run(args, families);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('Available Commands:\n  check       The check subcommand\n  install     The install subcommand\n');
+    }
+    expect(loaded).toEqual([]);
+    expect(await run(['ext', 'install'], families)).toEqual({ code: 0, stdout: 'install ran\n', stderr: '' });
+    expect(loaded).toEqual(['install']);
+  });
 });

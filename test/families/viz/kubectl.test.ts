@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CRDS_CHART_VERSION, LINKERD_VERSION } from '../../../src/core/version.js';
-import { composeVizValues, renderViz, vizCredentials } from '../../../src/families/viz/chart/index.js';
+import { renderViz, vizCredentials } from '../../../src/families/viz/chart/index.js';
 import { renderCrds } from '../../../templates/crds/index.js';
 import { startApiServer, type ApiServer } from '../../support/apiserver.js';
 import { kubectl } from '../../support/kubectl.js';
-import { yamlOf } from './support.js';
+import { composeVizValues, yamlOf } from './support.js';
 
 // The loopback API server stores objects and serves discovery for built-in kinds and loaded
 // CRDs, but validates no schemas: this shows that real kubectl maps every rendered kind

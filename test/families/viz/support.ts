@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { renderManifest } from '../../../src/cli/output/manifest.js';
-import { VIZ_NAMESPACE, composeVizValues, renderViz, type VizContext, type VizObject, type VizValues } from '../../../src/families/viz/chart/index.js';
+import { composeChartValues } from '../../../src/core/values/chart.js';
+import { VIZ_NAMESPACE, renderViz, vizChart, type VizContext, type VizObject, type VizValues } from '../../../src/families/viz/chart/index.js';
 
 /** Shared helpers of the viz chart tests. */
 
@@ -17,6 +18,18 @@ export function pinnedContext(): VizContext {
       tapInjector: { certPem: fixture('viz-tap-injector-crt.pem'), keyPem: fixture('viz-tap-injector-key.pem') },
     },
   };
+}
+
+/**
+ * The chart engine's values for `viz install [--ha] -f …`: each overlay a values file named
+ * `values` (so refusals read `values: <path>: …`), laid over the defaults and `--ha`.
+ */
+export function composeVizValues(overlays: readonly object[] = [], opts: { ha?: boolean } = {}): VizValues {
+  return composeChartValues(vizChart, {
+    base: vizChart.defaults(),
+    flags: opts.ha ? [{ name: 'ha', value: true }] : [],
+    valuesFiles: overlays.map((values) => ({ path: 'values', values: values as Record<string, unknown> })),
+  }).values;
 }
 
 export function vizValues(overlays: object[] = [], ha = false): VizValues {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { keyMatchesCertificate, parsePrivateKey, verifyChain } from '../../../src/core/pki/index.js';
 import { x509 } from '../../../src/core/pki/x509.js';
-import { composeVizValues, defaults, renderViz, vizCredentials, type VizObject } from '../../../src/families/viz/chart/index.js';
-import { pinnedContext } from './support.js';
+import { defaults, renderViz, vizCredentials, type VizObject } from '../../../src/families/viz/chart/index.js';
+import { composeVizValues, pinnedContext } from './support.js';
 
 const NOW = new Date('2026-03-01T00:00:00Z');
 const fromB64 = (s: string) => Buffer.from(s, 'base64').toString('utf8');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../../src/core/errors.js';
-import { composeVizValues, vizCredentials } from '../../../src/families/viz/chart/index.js';
-import { render } from './support.js';
+import { vizCredentials } from '../../../src/families/viz/chart/index.js';
+import { composeVizValues, render } from './support.js';
 
 const refusal = (fn: () => unknown): string => {
   try {

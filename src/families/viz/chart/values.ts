@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { UserError } from '../../../core/errors.js';
-import { type DeepPartial, formatIssues, mergeValues } from '../../../core/values/index.js';
+import { type DeepPartial, formatIssues } from '../../../core/values/index.js';
 import { deepClone } from '../../../core/values/tree.js';
 import { LINKERD_VERSION, cliCreatedBy } from '../../../core/version.js';
 
@@ -298,16 +298,4 @@ export function validateVizValues(tree: unknown, source: string): VizValues {
   const result = VizValuesSchema.safeParse(tree);
   if (!result.success) throw new UserError(formatIssues(result.error.issues, tree, source));
   return result.data;
-}
-
-/**
- * Defaults ← (`--ha`: values-ha.yaml) ← each overlay in order, validated. A stand-in for the shared
- * Helm-values engine (which also reads -f/--set and names the layer at fault), for tests and until
- * the command is wired to it.
- */
-export function composeVizValues(overlays: readonly object[] = [], opts: { ha?: boolean; version?: string } = {}): VizValues {
-  let tree: object = defaults(opts.version);
-  if (opts.ha) tree = mergeValues(tree, haOverlay());
-  for (const overlay of overlays) tree = mergeValues(tree, overlay);
-  return validateVizValues(tree, 'values');
 }

@@ -1,0 +1,62 @@
+import type { Namespace, Pod } from 'kubernetes-types/core/v1.js';
+import type { CheckContext } from '../../../core/check/context.js';
+import { notFound } from '../../../core/check/facts.js';
+
+/*
+ * What the viz checks share, read through the run's cluster snapshot: where viz is installed
+ * (the namespace labelled `linkerd.io/extension: viz`, or `--viz-namespace`) and its pods.
+ */
+
+export const EXTENSION_LABEL = 'linkerd.io/extension';
+export const EXTERNAL_PROMETHEUS = 'viz.linkerd.io/external-prometheus';
+
+/** The options `linkerd viz check` adds; `linkerd check` runs viz without them. */
+export interface VizCheckOptions {
+  /** `--viz-namespace`: where viz is, instead of finding it by label. */
+  vizNamespace?: string;
+}
+
+declare module '../../../core/check/family.js' {
+  interface CheckFamilyOptions {
+    viz?: VizCheckOptions;
+  }
+}
+
+export const NOT_FOUND = 'namespace with label "linkerd.io/extension: viz" not found';
+
+/** The viz namespace object, as linkerd's GetNamespaceWithExtensionLabel finds it. */
+export function vizNamespaceObject(ctx: CheckContext): Promise<Namespace> {
+  return ctx.fact('viz-namespace', async () => {
+    const named = ctx.options.families?.viz?.vizNamespace;
+    if (named) {
+      const ns = await ctx.find('namespaces', named);
+      if (!ns) throw notFound('namespaces', named);
+      if (ns.metadata?.labels?.[EXTENSION_LABEL] !== 'viz') throw new Error('This is not a linkerd-viz namespace');
+      return ns;
+    }
+    const labelled = await ctx.list('namespaces', { labelSelector: EXTENSION_LABEL });
+    const ns = labelled.find((n) => n.metadata?.labels?.[EXTENSION_LABEL] === 'viz');
+    if (!ns) throw new Error(NOT_FOUND);
+    return ns;
+  });
+}
+
+export async function vizNamespace(ctx: CheckContext): Promise<string> {
+  return (await vizNamespaceObject(ctx)).metadata?.name ?? '';
+}
+
+/** The `prometheusUrl` viz was installed with, recorded on its namespace; empty when on-cluster. */
+export async function externalPrometheus(ctx: CheckContext): Promise<string> {
+  return (await vizNamespaceObject(ctx)).metadata?.annotations?.[EXTERNAL_PROMETHEUS] ?? '';
+}
+
+export async function vizPods(ctx: CheckContext): Promise<Pod[]> {
+  return ctx.list('pods', { namespace: await vizNamespace(ctx) });
+}
+
+/** linkerd's CheckForPods: the deployment of each pod is its name without the two generated parts. */
+export function missingDeployment(pods: readonly Pod[], deployments: readonly string[]): string | undefined {
+  const present = new Set(pods.map((p) => (p.metadata?.name ?? '').split('-').slice(0, -2).join('-')));
+  const absent = deployments.find((d) => !present.has(d));
+  return absent === undefined ? undefined : `Could not find pods for deployment ${absent}`;
+}

@@ -1,0 +1,37 @@
+import type { FamilyDeclaration } from '../../cli/kit/family.js';
+import type { CommandBody } from '../../cli/kit/command.js';
+
+/*
+ * The viz family: the linkerd-viz extension's commands, checks and chart. Names, summaries and
+ * loaders only; `linkerd viz --help` lists the subcommands from here without loading them.
+ */
+
+/** `linkerd viz` alone prints its help, as cobra does for a command without Run. */
+const vizRoot: CommandBody = {
+  long: 'viz manages the linkerd-viz extension of Linkerd service mesh.',
+  run: ({ command }) => {
+    command.outputHelp();
+    return Promise.resolve();
+  },
+};
+
+export const viz: FamilyDeclaration = {
+  name: 'viz',
+  commands: [
+    {
+      name: 'viz',
+      summary: 'viz manages the linkerd-viz extension of Linkerd service mesh',
+      load: () => Promise.resolve({ command: vizRoot }),
+      subcommands: [
+        { name: 'allow-scrapes', summary: 'Output Kubernetes resources to authorize Prometheus scrapes', load: () => import('./commands/allow-scrapes.js') },
+        { name: 'check', summary: 'Check the Linkerd Viz extension for potential problems', load: () => import('./commands/check.js') },
+        { name: 'install', summary: 'Output Kubernetes resources to install linkerd-viz extension', load: () => import('./commands/install.js') },
+        { name: 'list', summary: 'Lists which pods can be tapped', load: () => import('./commands/list.js') },
+        { name: 'prune', summary: 'Output extraneous Kubernetes resources in the linkerd-viz extension', load: () => import('./commands/prune.js') },
+        { name: 'uninstall', summary: 'Output Kubernetes resources to uninstall the linkerd-viz extension', load: () => import('./commands/uninstall.js') },
+      ],
+    },
+  ],
+  checks: { extension: 'viz', load: async () => (await import('./check/family.js')).VIZ_CHECK_FAMILY },
+  charts: [{ name: 'linkerd-viz', load: async () => (await import('./chart/chart.js')).vizChart }],
+};

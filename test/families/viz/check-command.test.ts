@@ -1,0 +1,213 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApiServer, type ApiServer, type StoredObject } from '../../support/apiserver.js';
+import { closedPort, versionServer } from '../../core/check/support/run.js';
+import { edit } from '../../core/check/support/clusters.js';
+import { runCli, type CliResult } from '../../support/cli.js';
+import { createWebhookCert, generateEcdsaP256Key } from '../../../src/core/pki/index.js';
+import { allowScrapesObjects } from '../../../src/families/viz/allowScrapes.js';
+import { clusterWithViz } from './cluster.js';
+
+let noVersionCheck: string;
+const servers: ApiServer[] = [];
+
+async function serve(objects: StoredObject[]): Promise<ApiServer> {
+  const s = await startApiServer({ objects });
+  servers.push(s);
+  return s;
+}
+
+function linkerd(args: string[], versionCheck = noVersionCheck): Promise<CliResult> {
+  return runCli(args, { env: { HOME: '/nonexistent', LINKERD_VERSIONCHECK_URL: versionCheck } });
+}
+
+beforeAll(async () => {
+  noVersionCheck = `http://127.0.0.1:${await closedPort()}/version.json`;
+});
+afterAll(async () => {
+  for (const s of servers.splice(0)) await s.stop();
+});
+
+const HEALTHY = `linkerd-viz
+-----------
+√ linkerd-viz Namespace exists
+√ can initialize the client
+√ linkerd-viz ClusterRoles exist
+√ linkerd-viz ClusterRoleBindings exist
+√ tap API server has valid cert
+√ tap API server cert is valid for at least 60 days
+√ tap API service is running
+√ linkerd-viz pods are injected
+√ viz extension pods are running
+√ viz extension proxies are healthy
+√ viz extension proxies are up-to-date
+√ viz extension proxies and cli versions match
+√ prometheus is installed and configured correctly
+`;
+
+describe('linkerd viz check (loopback API server)', () => {
+  it('passes on a healthy viz install (the objects of the chart render), exit 0', async () => {
+    const s = await serve(await clusterWithViz());
+    const latest = await versionServer({ edge: 'edge-26.9.1', stable: 'stable-2.14.10' });
+    const r = await linkerd(['viz', 'check', '--kubeconfig', s.kubeconfigPath], latest.url);
+    await latest.stop();
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(`${HEALTHY}\nStatus check results are √\n`);
+    expect(r.code).toBe(0);
+    const proxy = await linkerd(['viz', 'check', '--proxy', '--kubeconfig', s.kubeconfigPath]);
+    expect(proxy.stdout).toContain(
+      'linkerd-viz-data-plane\n----------------------\n√ data plane namespace exists\n√ prometheus is authorized to scrape data plane pods\n',
+    );
+    expect(proxy.code).toBe(0);
+  });
+
+  it('without viz, fails its first check in the real words', async () => {
+    const s = await serve(await clusterWithViz({ viz: () => [] }));
+    const r = await linkerd(['viz', 'check', '-o', 'json', '--kubeconfig', s.kubeconfigPath]);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      success: false,
+      categories: [
+        {
+          categoryName: 'linkerd-viz',
+          checks: [
+            {
+              description: 'linkerd-viz Namespace exists',
+              result: 'error',
+              error: 'namespace with label "linkerd.io/extension: viz" not found',
+              hint: 'https://linkerd.io/2/checks/#l5d-viz-ns-exists',
+            },
+          ],
+        },
+      ],
+    });
+  });
+
+  it('a missing tap APIService fails the fatal cert check and stops the rest', async () => {
+    const s = await serve(await clusterWithViz({ viz: (o) => o.filter((x) => x.kind !== 'APIService') }));
+    const r = await linkerd(['viz', 'check', '--wait', '0s', '--kubeconfig', s.kubeconfigPath]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(
+      '× tap API server has valid cert\n    apiservices.apiregistration.k8s.io "v1alpha1.tap.linkerd.io" not found\n    see https://linkerd.io/2/checks/#l5d-tap-cert-valid for hints\n',
+    );
+    expect(r.stdout).not.toContain('tap API service is running');
+  });
+
+  it('an APIService that is not Available warns with its reason and message', async () => {
+    const s = await serve(
+      await clusterWithViz({
+        viz: (o) =>
+          edit(o, 'APIService', 'v1alpha1.tap.linkerd.io', (x) => ({
+            ...x,
+            status: {
+              conditions: [
+                { type: 'Available', status: 'False', reason: 'FailedDiscoveryCheck', message: 'failing or missing response from https://10.0.0.1:8089' },
+              ],
+            },
+          })),
+      }),
+    );
+    const r = await linkerd(['viz', 'check', '--wait', '0s', '--kubeconfig', s.kubeconfigPath]);
+    expect(r.stdout).toContain(
+      '‼ tap API service is running\n    FailedDiscoveryCheck: failing or missing response from https://10.0.0.1:8089\n    see https://linkerd.io/2/checks/#l5d-tap-api for hints\n',
+    );
+    // A warning does not fail the run.
+    expect(r.code).toBe(0);
+  });
+
+  it('an unready viz pod is reported by name', async () => {
+    const s = await serve(
+      await clusterWithViz({
+        viz: (o) => {
+          const web = o.find((x) => x.kind === 'Pod' && x.metadata.name.startsWith('web-'))!;
+          return edit(o, 'Pod', web.metadata.name, (p) => {
+            const status = p.status as { containerStatuses: Array<{ name: string; ready: boolean }> };
+            for (const c of status.containerStatuses) if (c.name === 'linkerd-proxy') c.ready = false;
+            return p;
+          });
+        },
+      }),
+    );
+    const r = await linkerd(['viz', 'check', '--wait', '0s', '--kubeconfig', s.kubeconfigPath]);
+    expect(r.stdout).toMatch(/‼ viz extension pods are running\n {4}container "linkerd-proxy" in pod "web-[a-z0-9]+-abcd0" is not ready\n/);
+  });
+
+  it('a tap certificate the APIService does not vouch for fails the cert check', async () => {
+    const now = new Date();
+    const other = await createWebhookCert({
+      dnsName: 'tap.linkerd-viz.svc',
+      notBefore: now,
+      notAfter: new Date(now.getTime() + 86_400_000 * 365),
+      keys: await generateEcdsaP256Key(),
+    });
+    const s = await serve(
+      await clusterWithViz({
+        viz: (o) =>
+          edit(o, 'Secret', 'tap-k8s-tls', (x) => ({
+            ...x,
+            data: { 'tls.crt': Buffer.from(other.certPem).toString('base64'), 'tls.key': Buffer.from(other.keyPem).toString('base64') },
+          })),
+      }),
+    );
+    const r = await linkerd(['viz', 'check', '--kubeconfig', s.kubeconfigPath]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/× tap API server has valid cert\n {4}cert is not issued by the trust anchor: /);
+  });
+
+  it('--proxy warns of default-deny pods Prometheus may not scrape, until allow-scrapes policy is there', async () => {
+    const denying: StoredObject = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'vote-1', namespace: 'emojivoto', labels: { 'linkerd.io/control-plane-ns': 'linkerd' } },
+      spec: { containers: [{ name: 'linkerd-proxy', image: 'proxy', env: [{ name: 'LINKERD2_PROXY_INBOUND_DEFAULT_POLICY', value: 'deny' }] }] },
+    };
+    const emojivoto: StoredObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'emojivoto' } };
+    const s = await serve([...(await clusterWithViz()), emojivoto, denying]);
+    const r = await linkerd(['viz', 'check', '--proxy', '--kubeconfig', s.kubeconfigPath]);
+    expect(r.stdout).toContain(
+      '‼ prometheus is authorized to scrape data plane pods\n    prometheus may not be authorized to scrape the following pods:\n\t* emojivoto/vote-1\n    consider running `linkerd viz allow-scrapes` to authorize prometheus scrapes\n',
+    );
+    s.put(...allowScrapesObjects('emojivoto'));
+    const allowed = await linkerd(['viz', 'check', '--proxy', '-n', 'emojivoto', '--kubeconfig', s.kubeconfigPath]);
+    expect(allowed.stdout).toContain('√ data plane namespace exists\n√ prometheus is authorized to scrape data plane pods\n');
+    const missing = await linkerd(['viz', 'check', '--proxy', '-n', 'nowhere', '--kubeconfig', s.kubeconfigPath]);
+    expect(missing.stdout).toContain('× data plane namespace exists\n    The "nowhere" namespace does not exist\n');
+  });
+
+  it('with an external Prometheus, does not check the on-cluster one', async () => {
+    const external = (o: StoredObject[]) =>
+      edit(
+        o.filter((x) => !(x.metadata.name.startsWith('prometheus') || x.metadata.name === 'linkerd-linkerd-viz-prometheus')),
+        'Namespace',
+        'linkerd-viz',
+        (ns) => ({ ...ns, metadata: { ...ns.metadata, annotations: { 'viz.linkerd.io/external-prometheus': 'http://prom.example:9090' } } }),
+      );
+    const s = await serve(await clusterWithViz({ viz: external }));
+    const r = await linkerd(['viz', 'check', '--kubeconfig', s.kubeconfigPath]);
+    expect(r.stdout).not.toContain('prometheus is installed and configured correctly');
+    expect(r.code).toBe(0);
+    const inCluster = await serve(await clusterWithViz({ viz: (o) => o.filter((x) => x.metadata.name !== 'prometheus-config') }));
+    expect((await linkerd(['viz', 'check', '--kubeconfig', inCluster.kubeconfigPath])).stdout).toContain(
+      '‼ prometheus is installed and configured correctly\n    missing ConfigMaps: prometheus-config\n',
+    );
+  });
+
+  it('refuses an unknown output format in the real words', async () => {
+    const r = await linkerd(['viz', 'check', '-o', 'wide']);
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toBe("Error: validation error when executing check command: Invalid output type 'wide'. Supported output types are: json, table, short\n");
+  });
+});
+
+describe('linkerd check with viz installed', () => {
+  it('runs the viz categories in-process, in the one report, with their ids', async () => {
+    const s = await serve(await clusterWithViz());
+    const r = await linkerd(['check', '--expected-version', 'edge-26.9.1', '--kubeconfig', s.kubeconfigPath]);
+    expect(r.stdout).toContain(`Linkerd extensions checks\n=========================\n\n${HEALTHY}`);
+    expect(r.code).toBe(0);
+    const json = JSON.parse((await linkerd(['check', '-o', 'json', '--only', 'linkerd-viz', '--kubeconfig', s.kubeconfigPath])).stdout) as {
+      categories: Array<{ categoryName: string; checks: Array<{ id?: string }> }>;
+    };
+    const viz = json.categories.find((c) => c.categoryName === 'linkerd-viz');
+    expect(viz?.checks.map((c) => c.id).slice(0, 3)).toEqual(['L5D5001', 'L5D5002', 'L5D5003']);
+  });
+});
