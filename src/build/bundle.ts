@@ -8,7 +8,7 @@
  *   the bundle otherwise (see snapshotBlob.ts,
  *   which an installed package also runs as its postinstall).
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { build, type BuildOptions } from 'esbuild';
 import { buildSnapshotBlob } from './snapshotBlob.js';
 import { yamlEnvOnce } from './yamlEnvOnce.js';
@@ -32,7 +32,7 @@ const common: BuildOptions = {
 
 async function bundle(): Promise<void> {
   rmSync('dist/bundle', { recursive: true, force: true });
-  await build({
+  const { metafile } = await build({
     ...common,
     // Named outputs: dist/bundle/run.js, main.js and the inject worker's script (src/core/inject/injectPool.ts finds it there).
     entryPoints: { run: 'dist/src/cli/run.js', main: 'dist/src/cli/main.js', injectWorker: 'dist/src/core/inject/injectWorker.js' },
@@ -41,7 +41,11 @@ async function bundle(): Promise<void> {
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
     banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
+    // Which source modules each chunk holds: test/build/startup-modules.test.ts reads it to name
+    // what a run loaded. Beside the bundle, not in it, so the package does not ship it.
+    metafile: true,
   });
+  writeFileSync('dist/bundle-meta.json', JSON.stringify(metafile));
 }
 
 async function snapshot(): Promise<void> {

@@ -173,6 +173,10 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<voi
 
 /** The one error path: one line on stderr, a stack trace only with --verbose. */
 export async function reportError(e: unknown, verbose: boolean, io: CliIo = processIo()): Promise<number> {
+  if (e instanceof CommanderError) {
+    // commander already printed its message (help and version exit 0): `--help` loads nothing more.
+    return e.exitCode;
+  }
   const err = (s: string) => io.stderr.write(s);
   // LINKERD_TS_STACK=raw keeps the positions in the built files (debugging the build itself).
   // A password in a URL (a kubeconfig server's, an -f URL's) is never printed, whoever wrote the message.
@@ -181,10 +185,6 @@ export async function reportError(e: unknown, verbose: boolean, io: CliIo = proc
     const stack = redactUrlsIn(x.stack ?? String(x));
     return io.env.LINKERD_TS_STACK === 'raw' ? stack : (await import('./output/stackTrace.js')).sourceMappedStack(stack);
   };
-  if (e instanceof CommanderError) {
-    // commander already printed its message (help and version exit 0)
-    return e.exitCode;
-  }
   if (isUserError(e)) {
     // The real CLI's own texts (install's and inject's cluster pre-checks) print as they are.
     // Messages can carry an API server's text: printed without control characters, lines capped.

@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+// Start-up of the commands CI calls most, each against the floor of the same machine and run
+// (`node -e 0`), from the V8 start-up snapshot and from the bundle (LINKERD_TS_NO_SNAPSHOT=1).
+// Every turn runs the floor and then each case once, so drift on a shared machine hits all
+// alike; a case's figure is the median of its per-turn ratios to that turn's floor. Output goes to
+// /dev/null, as `linkerd install | kubectl apply` would not print it either. A command that is not
+// registered (a family not merged yet) is skipped with a note, not failed.
+// Targets: version and help ≤ 1.3×, install ≤ 2×, inject and analyze ≤ 1.5×.
+// BENCH_RUNS sets the number of turns (default 15).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, openSync, closeSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { FLOOR, linkerd, median, root, runs } from './startup.mjs';
+import { workload } from './workload.mjs';
+
+const { FAMILIES } = await import(pathToFileURL(path.join(root, 'dist/src/families/registry.js')).href);
+const registered = new Map();
+for (const f of FAMILIES) for (const c of f.commands) registered.set(c.name, c);
+
+/** Whether `linkerd <words…>` names a registered command (and its subcommand, when one is named). */
+async function isRegistered(words) {
+  const top = registered.get(words[0]);
+  if (!top) return false;
+  if (words.length < 2) return true;
+  const { command } = await top.load();
+  return (command.subcommands ?? []).some((s) => s.name === words[1] || s.aliases?.includes(words[1]));
+}
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'linkerd-startup-'));
+const small = path.join(tmp, 'one-workload.yaml');
+writeFileSync(small, workload(0));
+
+const cases = [
+  { name: 'version --client', args: ['version', '--client'], target: 1.3 },
+  { name: 'linkerd --help', args: ['--help'], target: 1.3, always: true },
+  { name: 'install --ignore-cluster', args: ['install', '--ignore-cluster'], target: 2 },
+  { name: 'inject <one workload>', args: ['inject', '--ignore-cluster', small], target: 1.5 },
+  { name: 'viz --help', args: ['viz', '--help'], target: 1.3, needs: ['viz'] },
+  { name: 'viz install --ignore-cluster', args: ['viz', 'install', '--ignore-cluster'], target: 2, needs: ['viz', 'install'] },
+  { name: 'multicluster install --ignore-cluster', args: ['multicluster', 'install', '--ignore-cluster'], target: 2, needs: ['multicluster', 'install'] },
+  { name: 'analyze <one workload>', args: ['analyze', small], target: 1.5, needs: ['analyze'] },
+];
+
+const present = [];
+for (const c of cases) {
+  const words = c.needs ?? [c.args[0]];
+  if (c.always || (await isRegistered(words))) present.push(c);
+  else console.log(`skipped ${c.name}: \`linkerd ${words.join(' ')}\` is not registered in src/families/registry.ts`);
+}
+
+const devNull = openSync('/dev/null', 'w');
+function once(command, env = {}) {
+  const start = process.hrtime.bigint();
+  const r = spawnSync(command[0], command.slice(1), {
+    cwd: root,
+    stdio: ['ignore', devNull, 'pipe'],
+    env: { ...process.env, KUBECONFIG: '/nonexistent', ...env },
+  });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (r.status !== 0) throw new Error(`${command.join(' ')} exited ${r.status}: ${r.error ?? r.stderr}`);
+  return ms;
+}
+
+const variants = present.flatMap((c) => [
+  { ...c, snapshot: true, command: [linkerd, ...c.args], env: {} },
+  { ...c, snapshot: false, command: [linkerd, ...c.args], env: { LINKERD_TS_NO_SNAPSHOT: '1' } },
+]);
+// One warm-up run of each, then the turns.
+once(FLOOR);
+for (const v of variants) once(v.command, v.env);
+const floors = [];
+const ratios = variants.map(() => []);
+const times = variants.map(() => []);
+for (let i = 0; i < runs; i++) {
+  const floor = once(FLOOR);
+  floors.push(floor);
+  variants.forEach((v, j) => {
+    const ms = once(v.command, v.env);
+    times[j].push(ms);
+    ratios[j].push(ms / floor);
+  });
+}
+closeSync(devNull);
+rmSync(tmp, { recursive: true, force: true });
+
+console.log(`node -e 0: median ${median(floors).toFixed(1)} ms (${runs} turns)`);
+console.log('command                                   snapshot              bundle (LINKERD_TS_NO_SNAPSHOT=1)   target');
+let missed = 0;
+for (const c of present) {
+  const [s, b] = [true, false].map((snap) => variants.findIndex((v) => v.name === c.name && v.snapshot === snap));
+  const rs = median(ratios[s]);
+  const rb = median(ratios[b]);
+  const ok = rs <= c.target;
+  if (!ok) missed++;
+  const cell = (j, r) => `${median(times[j]).toFixed(0).padStart(4)} ms ${r.toFixed(2)}×`.padEnd(22);
+  console.log(`${c.name.padEnd(42)}${cell(s, rs)}${cell(b, rb).padEnd(36)}≤ ${c.target}× ${ok ? 'OK' : 'MISSED'}`);
+}
+console.log(`${missed ? `${missed} target(s) missed` : 'every target met'} (from the snapshot; ratios are medians of per-turn ratios)`);
