@@ -46,7 +46,7 @@ describe('linkerd check (CLI)', () => {
     const r = await linkerd(['check', '--kubeconfig', s.kubeconfigPath, ...EXPECTED]);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
-    expect(r.stdout.startsWith('Linkerd core checks\n===================\n\nkubernetes-api\n--------------\n√ can initialize the client\n')).toBe(true);
+    expect(r.stdout.startsWith('kubernetes-api\n--------------\n√ can initialize the client\n')).toBe(true);
     expect(
       r.stdout.endsWith('linkerd-extension-checks\n------------------------\n√ namespace configuration for extensions\n\nStatus check results are √\n'),
     ).toBe(true);
@@ -160,7 +160,7 @@ describe('linkerd check (CLI)', () => {
     const r = await linkerd(['check', '--only', 'kubernetes-api,L5D1201', '--kubeconfig', s.kubeconfigPath, ...EXPECTED]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
-      'Linkerd core checks\n===================\n\nkubernetes-api\n--------------\n√ can initialize the client\n√ can query the Kubernetes API\n\ngateway-api-crd\n---------------\n√ Gateway API CRDs are installed\n\nStatus check results are √\n',
+      'kubernetes-api\n--------------\n√ can initialize the client\n√ can query the Kubernetes API\n\ngateway-api-crd\n---------------\n√ Gateway API CRDs are installed\n\nStatus check results are √\n',
     );
   });
 
@@ -172,10 +172,15 @@ describe('linkerd check (CLI)', () => {
     fs.writeFileSync(kubeconfig, fs.readFileSync(s.kubeconfigPath, 'utf8').replace(s.url, `https://127.0.0.1:${port}`));
     const r = await linkerd(['check', '--kubeconfig', kubeconfig, '--wait', '1m', ...EXPECTED]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(
-      `× can query the Kubernetes API\n    Get "https://127.0.0.1:${port}/version": dial tcp 127.0.0.1:${port}: connect: connection refused\n    see https://linkerd.io/2/checks/#k8s-api for hints\n`,
+    // As the real CLI: no banner, the core results, then extension discovery fails and ends the run (no status line).
+    expect(r.stdout).toBe(
+      `kubernetes-api\n--------------\n√ can initialize the client\n× can query the Kubernetes API\n    Get "https://127.0.0.1:${port}/version?timeout=30s": dial tcp 127.0.0.1:${port}: connect: connection refused\n    see https://linkerd.io/2/checks/#k8s-api for hints\n\n`,
     );
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^failed to run extensions checks: Get "https://127\\.0\\.0\\.1:${port}/api/v1/namespaces\\?[^"]*": dial tcp 127\\.0\\.0\\.1:${port}: connect: connection refused\n$`,
+      ),
+    );
   });
 
   it('warns, without failing, when the latest version cannot be determined', async () => {
@@ -232,7 +237,7 @@ describe('linkerd check (CLI)', () => {
       'pre-kubernetes-setup\n--------------------\n√ control plane namespace does not already exist\n√ can create non-namespaced resources\n√ can create ServiceAccounts\n',
     );
     const clusterScoped = (await installManifestObjects()).filter((o) => !o.metadata?.namespace);
-    const dryRuns = s.requests.filter((q) => q.method === 'POST' && q.query === 'dryRun=All');
+    const dryRuns = s.requests.filter((q) => q.method === 'POST' && q.query.startsWith('dryRun=All'));
     expect(dryRuns).toHaveLength(clusterScoped.length);
     expect(dryRuns.some((q) => q.path === '/api/v1/namespaces')).toBe(true);
   });

@@ -80,13 +80,24 @@ describe('flag errors', () => {
     [['version', 'extra'], 'unknown command "extra" for "linkerd version"', 'linkerd version'],
     [['identity', 'rotate', 'status', 'extra'], 'unknown command "extra" for "linkerd identity rotate status"', 'linkerd identity rotate status'],
     [['identity', 'rotate', 'bogus'], 'unknown command "bogus" for "linkerd identity rotate"', 'linkerd identity rotate'],
-    [['completion', 'bash', 'zsh'], 'accepts at most 1 arg(s), received 2', 'linkerd completion'],
-    [['completion'], 'accepts 1 arg(s), received 0', 'linkerd completion'],
   ])('reports %j as cobra does: %s', async (args, message, path) => {
     const r = await runCli(args);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(`Error: ${message}\nRun '${path} --help' for usage.\n`);
+  });
+
+  it.each([
+    [['completion', 'bash', 'zsh'], 'accepts at most 1 arg(s), received 2', ['completion']],
+    [['completion'], 'accepts 1 arg(s), received 0', ['completion']],
+    [['identity', 'inspect', 'a', 'b'], 'accepts at most 1 arg(s), received 2', ['identity', 'inspect']],
+  ])('after a wrong number of operands (%j), prints cobra’s usage block as the real CLI does', async (args, message, command) => {
+    const help = (await runCli([...command, '--help'])).stdout;
+    const r = await runCli(args);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    // cobra: the error line, then UsageString (the help without its description), then a blank line.
+    expect(r.stderr).toBe(`Error: ${message}\n${help.slice(help.indexOf('Usage:\n'))}\n`);
   });
 
   it('keeps the suggestion for a mistyped flag', async () => {

@@ -91,7 +91,9 @@ describe('HTTPS_PROXY, as kubectl honours it', () => {
     const r = await runCli(['check', '--pre', '-o', 'short', '--kubeconfig', kubeconfig], {
       env: fenced({ HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url, NO_PROXY: '.proxied.test', LINKERD_VERSIONCHECK_URL: versionCheck }),
     });
-    expect(r.stdout).toContain(`× can query the Kubernetes API\n    Get "https://${NAME}/version": dial tcp: lookup kube.proxied.test: no such host\n`);
+    expect(r.stdout).toContain(
+      `× can query the Kubernetes API\n    Get "https://${NAME}/version?timeout=30s": dial tcp: lookup kube.proxied.test: no such host\n`,
+    );
     expect(proxy.tunnels).toEqual([]);
     expect(proxy.forwarded).toEqual([]);
   });
@@ -104,7 +106,7 @@ describe('HTTPS_PROXY, as kubectl honours it', () => {
     const ours = await runCli(['check', '--pre', '-o', 'short', '--kubeconfig', kubeconfig], {
       env: fenced({ ...down, LINKERD_VERSIONCHECK_URL: 'http://127.0.0.1:9/' }),
     });
-    expect(ours.stdout).toContain(`Get "https://${NAME}/version": ${want}\n`);
+    expect(ours.stdout).toContain(`Get "https://${NAME}/version?timeout=30s": ${want}\n`);
 
     const refusing = await startConnectProxy({ routes: {}, refuseWith: 403 });
     try {
@@ -113,7 +115,7 @@ describe('HTTPS_PROXY, as kubectl honours it', () => {
       const r = await runCli(['check', '--pre', '-o', 'short', '--kubeconfig', kubeconfig], {
         env: fenced({ HTTPS_PROXY: refusing.url, LINKERD_VERSIONCHECK_URL: 'http://127.0.0.1:9/' }),
       });
-      expect(r.stdout).toContain(`Get "https://${NAME}/version": Forbidden\n`);
+      expect(r.stdout).toContain(`Get "https://${NAME}/version?timeout=30s": Forbidden\n`);
       expect(refusing.tunnels.every((t) => t === NAME)).toBe(true);
     } finally {
       await refusing.stop();
@@ -136,7 +138,9 @@ describe('HTTPS_PROXY, as kubectl honours it', () => {
     // Spawned too: the check's requests that fail verification are still being retried when its
     // report is done, and in this process they would reach the proxy during the next test.
     const without = await runCli(['check', '--pre', '-o', 'short', '--kubeconfig', noCa], { env: fenced({ HTTPS_PROXY: proxy.url }), spawn: true });
-    expect(without.stdout).toContain(`Get "https://${NAME}/version": tls: failed to verify certificate: x509: certificate signed by unknown authority`);
+    expect(without.stdout).toContain(
+      `Get "https://${NAME}/version?timeout=30s": tls: failed to verify certificate: x509: certificate signed by unknown authority`,
+    );
   });
 
   it('linkerd inject fetches an https URL through the proxy, trusting NODE_EXTRA_CA_CERTS', async () => {

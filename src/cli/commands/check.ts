@@ -75,6 +75,13 @@ async function runCheckCommand(flags: unknown, globals: GlobalOptions, io: CliIo
     events = { waiting: (c, message) => p.waiting(c.description, message), result: (r) => p.result(r) };
   }
   const report = await core.runCheck(request, events, CHECK_FAMILIES);
+  if (report.extensionError !== undefined) {
+    if (printer) printer.stop();
+    else if (output === 'json') out((await import('../output/check-json.js')).checkJson(report));
+    const { terminalText } = await import('../output/sanitize.js');
+    io.stderr.write(`${terminalText(report.extensionError)}\n`);
+    return 1;
+  }
   if (printer) printer.finish(report);
   else if (output === 'json') out((await import('../output/check-json.js')).checkJson(report));
   else out((await import('../output/check-junit.js')).checkJunit(report, { failOnWarning: request.failOn === 'warning' }));

@@ -76,7 +76,7 @@ const inspect: CommandSpec = {
 export const command: CommandBody = {
   args: [{ name: 'pods', help: 'pods (POD or pod/POD; after -- every argument is a pod, even one named like a subcommand)', variadic: true }],
   flags: [
-    { name: 'namespace', short: 'n', type: 'string', default: 'default', help: 'Namespace of the pod', completion: 'namespaces' },
+    { name: 'namespace', short: 'n', type: 'string', help: 'Namespace of the pod (default: the kubeconfig context’s)', completion: 'namespaces' },
     { name: 'selector', short: 'l', type: 'string', help: 'Selector (label query) to filter on, supports ‘=’, ‘==’, and ‘!=’' },
   ],
   dashDash: podsAfterDashDash,

@@ -57,7 +57,7 @@ export const RemoveAnchorFlags = z.object({
 });
 
 export const PodIdentityFlags = z.object({
-  namespace: z.string().min(1),
+  namespace: z.string().min(1).optional(),
   selector: z.string().optional(),
 });
 

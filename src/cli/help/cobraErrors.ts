@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { UserError } from '../../core/errors.js';
+import { usageString } from './cobraHelp.js';
+import { commandPath } from './commandPath.js';
 
 /*
  * commander's parse errors in the words of pflag and cobra, which the real CLI's users (and their
@@ -8,12 +10,7 @@ import { UserError } from '../../core/errors.js';
  * the usage (cobra prints the whole usage there; one line keeps the error visible).
  */
 
-/** `linkerd identity rotate`, as cobra's CommandPath names a command. */
-export function commandPath(cmd: Command): string {
-  const names: string[] = [];
-  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
-  return names.join(' ');
-}
+export { commandPath };
 
 /** Whether `token` (`-x` or `--name`, no `=value`) is an option of `cmd` or its ancestors that takes a value. */
 function takesValue(cmd: Command, token: string): boolean {
@@ -97,7 +94,9 @@ export function useCobraErrors(cmd: Command, args: readonly string[]): void {
   cmd.configureOutput({
     outputError: (str, write) => {
       const running = cmd.parent ? cmd : commandNamed(cmd, args);
-      write(`Error: ${pflagText(missingArgumentText(str, cmd), commandPath(running), args)}\n${usageHint(running)}\n`);
+      const missing = missingArgumentText(str, cmd);
+      const after = missing === str ? usageHint(running) : usageString(running);
+      write(`Error: ${pflagText(missing, commandPath(running), args)}\n${after}\n`);
     },
   });
   for (const sub of cmd.commands) useCobraErrors(sub, args);
@@ -114,5 +113,5 @@ export function rejectExcessArguments(cmd: Command): void {
   const path = commandPath(cmd);
   const message =
     declared.length === 0 ? `unknown command "${cmd.args[0] ?? ''}" for "${path}"` : `accepts at most ${declared.length} arg(s), received ${cmd.args.length}`;
-  throw new UserError(message, { hint: usageHint(cmd) });
+  throw new UserError(message, { hint: declared.length === 0 ? usageHint(cmd) : usageString(cmd) });
 }

@@ -1,5 +1,5 @@
 import type { Command, Help, Option } from 'commander';
-import { commandPath } from './cobraErrors.js';
+import { commandPath } from './commandPath.js';
 
 /*
  * Help in cobra's layout (Usage, Aliases, Examples, Available Commands, Flags, Global Flags), with
@@ -120,11 +120,19 @@ export function shortOf(cmd: Command): string {
 
 /** The whole help text of `cmd`, in cobra's layout. */
 export function cobraHelp(cmd: Command, helper: Help): string {
+  const description = cmd.description().trim();
+  return `${description ? `${description}\n\n` : ''}${usageBlock(cmd, helper)}`;
+}
+
+/** cobra's UsageString: the help without the description, printed after an operand-count error. */
+export function usageString(cmd: Command): string {
+  return usageBlock(cmd, cmd.createHelp());
+}
+
+function usageBlock(cmd: Command, helper: Help): string {
   const path = commandPath(cmd);
   const subcommands = helper.visibleCommands(cmd).sort((a, b) => (a.name() < b.name() ? -1 : 1));
   const out: string[] = [];
-  const description = cmd.description().trim();
-  if (description) out.push(description, '');
   out.push('Usage:');
   // A group that also runs on its own (it takes arguments, e.g. `identity [POD...]`) shows both lines.
   if (subcommands.length === 0 || cmd.registeredArguments.length > 0) out.push(`  ${useLine(cmd)}`);

@@ -3,23 +3,24 @@ import { terminalText } from './sanitize.js';
 import { plainPaint, type Paint, type Spinner } from './terminal.js';
 
 /**
- * `-o table` and `-o short`, streamed as results arrive, in the real CLI's layout: a
- * `Linkerd core checks` banner, per category a header underlined with dashes, `√`/`‼`/`×`
- * lines with the error and hint indented by four spaces, then the extensions section and
- * `Status check results are √|×`.
+ * `-o table` and `-o short`, streamed as results arrive, in the real CLI's layout: per
+ * category a header underlined with dashes (no `Linkerd core checks` banner: the real CLI
+ * dropped it), `√`/`‼`/`×` lines with the error and hint indented by four spaces, then the
+ * extensions section and `Status check results are √|×`.
  */
 export interface StreamPrinter {
   waiting(description: string, message?: string): void;
   result(r: CheckResult): void;
   finish(report: CheckReport): void;
+  /** The run stopped early (extensions not discoverable): close the section, print no status line. */
+  stop(): void;
 }
 
 function banner(title: string): string {
   return `${title}\n${'='.repeat(title.length)}\n\n`;
 }
 
-/** `banner: false` for a family's own check command (`linkerd viz check`), which prints none. */
-export function tablePrinter(o: { short: boolean; write: (s: string) => void; paint?: Paint; spinner?: Spinner; banner?: boolean }): StreamPrinter {
+export function tablePrinter(o: { short: boolean; write: (s: string) => void; paint?: Paint; spinner?: Spinner }): StreamPrinter {
   const paint = o.paint ?? plainPaint;
   const glyph = (r: CheckResult) =>
     r.status === 'success' ? paint.bold(paint.green('√')) : r.status === 'warning' ? paint.bold(paint.yellow('‼')) : paint.bold(paint.red('×'));
@@ -29,18 +30,12 @@ export function tablePrinter(o: { short: boolean; write: (s: string) => void; pa
   let section: string | undefined = 'core';
   let lastCategory = '';
   let sectionNotOk = false;
-  let bannerPrinted = o.banner === false;
   let extensionsBannerPrinted = false;
 
   const write = (s: string) => {
     o.spinner?.stop();
     o.write(s);
   };
-
-  if (!o.short && !bannerPrinted) {
-    write(banner('Linkerd core checks'));
-    bannerPrinted = true;
-  }
 
   const closeSection = () => {
     if (section === undefined) return;
@@ -68,9 +63,6 @@ export function tablePrinter(o: { short: boolean; write: (s: string) => void; pa
       if (r.extension !== undefined && !extensionsBannerPrinted) {
         write(banner('Linkerd extensions checks'));
         extensionsBannerPrinted = true;
-      } else if (r.extension === undefined && !bannerPrinted) {
-        write(banner('Linkerd core checks'));
-        bannerPrinted = true;
       }
       let out = '';
       // Categories, descriptions, errors and hints may come from the cluster or an extension.
@@ -90,6 +82,9 @@ export function tablePrinter(o: { short: boolean; write: (s: string) => void; pa
     finish(report) {
       closeSection();
       write(`Status check results are ${status(report.success)}\n`);
+    },
+    stop() {
+      closeSection();
     },
   };
 }

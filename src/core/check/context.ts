@@ -50,7 +50,7 @@ export class CheckRun {
 
   /** The client, built once; a bad kubeconfig fails every caller the same way. */
   kubeClient(): Promise<KubeClient> {
-    this.client ??= connectKube(this.options.kube, { timeoutMs: this.options.timeoutMs, env: this.options.env });
+    this.client ??= connectKube(this.options.kube, { timeoutMs: this.options.timeoutMs, timeoutQuery: true, env: this.options.env });
     return this.client;
   }
 

@@ -53,6 +53,8 @@ export interface CheckReport {
   unmatchedSelectors: string[];
   /** Checks (core, then in-process extensions') that never ran because a fatal check of theirs failed before them. */
   notRun: Array<Pick<CheckDefinition, 'id' | 'category' | 'description' | 'severity'>>;
+  /** Set when the extensions could not be discovered: the run stopped after the core checks. */
+  extensionError?: string;
 }
 
 /** Progress of a run: the check being waited on, and each result as soon as it is final (in order). */
@@ -109,33 +111,22 @@ export async function runCheck(req: CheckRequest, events: CheckEvents = {}, fami
 
     let extensionResults: CheckResult[] = [];
     if (extensionsWanted) {
-      let labelled: string[] | undefined;
+      let labelled: string[];
       try {
         labelled = (await extensionNamespaces(run.context(0))).map((e) => e.extension).filter((e) => e !== '');
       } catch (e) {
-        // Without the cluster, only PATH extensions can be found; the core checks already say why.
-        if (!core.some((r) => r.stoppedRun)) {
-          extensionResults.push({
-            id: 'linkerd-extensions#1',
-            category: 'linkerd-extensions',
-            description: 'can discover Linkerd extensions',
-            status: 'error',
-            severity: 'error',
-            hint: `${base}extensions`,
-            error: `failed to run extensions checks: ${(e as Error).message}`,
-            durationMs: 0,
-            retries: 0,
-            extension: 'linkerd-extensions',
-          });
-        }
+        // The real CLI stops here, core results printed, with this one line on stderr and exit 1.
+        const results = [...core];
+        const warning = results.some((r) => r.status === 'warning');
+        const extensionError = `failed to run extensions checks: ${(e as Error).message}`;
+        return { results, success: false, warning, hintBaseUrl: base, unmatchedSelectors: selector.unmatched(), notRun, extensionError };
       }
-      for (const r of extensionResults) events.result?.(r);
       const executables = pathOptions ? pathExtensions(pathOptions.path) : new Map<string, string>();
-      const inProcess = inProcessExtensions(labelled ?? [], families, executables);
+      const inProcess = inProcessExtensions(labelled, families, executables);
       const handled = new Set(inProcess.map((e) => e.extension));
       const fromPath = pathOptions
         ? runExtensions(
-            (labelled ?? []).filter((e) => !handled.has(e)),
+            labelled.filter((e) => !handled.has(e)),
             { ...pathOptions, hintBaseUrl: base, env: req.env },
             executables,
           )

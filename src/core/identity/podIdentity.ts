@@ -12,7 +12,8 @@ import { parseCertificateDer } from '../pki/parseCertificates.js';
 
 export interface PodIdentityRequest {
   selection: KubeSelection;
-  namespace: string;
+  /** Omitted → the kubeconfig context's namespace, as the real CLI does. */
+  namespace?: string;
   /** Pod names (optionally `pod/NAME`). */
   pods: readonly string[];
   selector?: string;
@@ -43,7 +44,7 @@ function adminPortOf(pod: Pod): { port: number; identity: string } {
   return { port, identity: identityOf(pod, proxy.env ?? []) };
 }
 
-async function podsOf(client: KubeClient, req: PodIdentityRequest): Promise<Pod[]> {
+async function podsOf(client: KubeClient, req: PodIdentityRequest & { namespace: string }): Promise<Pod[]> {
   if (req.selector !== undefined) {
     if (req.pods.length > 0) throw new UserError('give pod names or --selector, not both');
     return client.list('pods', { namespace: req.namespace, labelSelector: req.selector });
@@ -99,7 +100,7 @@ async function peerCertificates(client: KubeClient, pod: Pod, port: number, iden
 export async function podIdentities(req: PodIdentityRequest): Promise<PodCertificates[]> {
   const client = await connectKube(req.selection);
   try {
-    const pods = await podsOf(client, req);
+    const pods = await podsOf(client, { ...req, namespace: req.namespace ?? client.namespace });
     const results: PodCertificates[] = [];
     for (const pod of pods) {
       if (pod.status?.phase !== 'Running') throw new UserError(`pod not running: ${pod.metadata?.name ?? ''}`);

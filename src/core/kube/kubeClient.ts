@@ -87,6 +87,8 @@ export interface ApiResource {
 export interface ConnectOptions {
   /** Deadline for each request; linkerd's default is 30 s. */
   timeoutMs?: number;
+  /** Put the timeout in each request's query (`?timeout=30s`), as client-go does for clients that have one. */
+  timeoutQuery?: boolean;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -292,5 +294,6 @@ export class KubeClient {
 export async function connectKube(sel: KubeSelection, options: ConnectOptions = {}): Promise<KubeClient> {
   const resolved = await loadKubeConfig(sel, options.env);
   const transport = await KubeTransport.create(resolved, sel, options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
+  transport.timeoutQuery = options.timeoutQuery === true;
   return new KubeClient(transport, resolved.contextName, resolved.namespace);
 }

@@ -10,6 +10,7 @@ import { netErrorText, urlErrorMessage } from '../net/netErrorText.js';
 import { type OutboundAgent, outboundAgent } from '../net/outboundAgent.js';
 import { recordRequest } from './requestLog.js';
 import { redactedUrl } from '../net/redactedUrl.js';
+import { formatGoDuration } from '../parse/goDuration.js';
 
 /** linkerd's client timeout per request (`k8s.NewAPI(…, 30s)`). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -38,6 +39,8 @@ export interface TransportResponse {
 export class KubeTransport {
   /** Number of requests sent (including failed ones). */
   requestCount = 0;
+  /** Send client-go's `timeout=` query parameter (as a client with a request timeout does, e.g. check's). */
+  timeoutQuery = false;
   /** Bytes of response bodies being read right now, across concurrent requests. */
   private buffered = 0;
 
@@ -93,7 +96,9 @@ export class KubeTransport {
   /** The full URL of an API path, honouring a path prefix in the kubeconfig's server URL. */
   urlOf(path: string): string {
     const base = this.server.href.replace(/\/+$/, '');
-    return `${base}${path}`;
+    if (!this.timeoutQuery) return `${base}${path}`;
+    const timeout = `timeout=${formatGoDuration(BigInt(this.timeoutMs) * 1_000_000n)}`;
+    return `${base}${path}${path.includes('?') ? '&' : '?'}${timeout}`;
   }
 
   /** Send a request; network failures and the deadline throw, HTTP error statuses are returned. */

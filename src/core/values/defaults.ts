@@ -153,6 +153,8 @@ const CHART_DEFAULTS: Values = deepFreeze<Values>({
   controllerGID: -1,
 
   destinationController: {
+    // HTTP/2 keep-alives between meshed proxies; the real chart's default, written into linkerd-config too.
+    meshedHttp2ClientProtobuf: { keep_alive: { interval: { seconds: 10 }, timeout: { seconds: 3 }, while_idle: true } },
     podAnnotations: {},
     livenessProbe: timeoutProbe(),
     readinessProbe: timeoutProbe(),

@@ -27,11 +27,11 @@ describe('when the Kubernetes API cannot be used', () => {
       { name: 'gone', server: `https://127.0.0.1:${port}`, caPem: s.caPem, token: s.token },
     ]);
     const report = await runCheck(request(kubeconfig));
-    const error = `Get "https://127.0.0.1:${port}/version": dial tcp 127.0.0.1:${port}: connect: connection refused`;
+    const error = `Get "https://127.0.0.1:${port}/version?timeout=5s": dial tcp 127.0.0.1:${port}: connect: connection refused`;
     expect(summary(report)).toEqual(['L5D1001 success', `L5D1002 error: ${error}`]);
     const out = render(report);
     expect(out.table).toBe(
-      `Linkerd core checks\n===================\n\nkubernetes-api\n--------------\n√ can initialize the client\n× can query the Kubernetes API\n    ${error}\n    see ${HINTS}k8s-api for hints\n\nStatus check results are ×\n`,
+      `kubernetes-api\n--------------\n√ can initialize the client\n× can query the Kubernetes API\n    ${error}\n    see ${HINTS}k8s-api for hints\n\nStatus check results are ×\n`,
     );
     expect(JSON.parse(out.json)).toEqual({
       success: false,
@@ -67,7 +67,9 @@ describe('when the Kubernetes API cannot be used', () => {
     const b = await serve();
     const kubeconfig = writeKubeconfig(path.join(a.dir, 'wrong-ca'), [{ name: 'x', server: a.url, caPem: b.caPem, token: a.token }]);
     const report = await runCheck(request(kubeconfig));
-    expect(result(report, 'L5D1002').error).toBe(`Get "${a.url}/version": tls: failed to verify certificate: x509: certificate signed by unknown authority`);
+    expect(result(report, 'L5D1002').error).toBe(
+      `Get "${a.url}/version?timeout=5s": tls: failed to verify certificate: x509: certificate signed by unknown authority`,
+    );
   });
 
   it('rejected credentials (401) say so', async () => {
@@ -83,7 +85,9 @@ describe('when the Kubernetes API cannot be used', () => {
     const time = virtualTime();
     const report = await runCheck(request(s.kubeconfigPath, { timeoutMs: 400, waitMs: 60_000, clock: time.clock, sleep: time.sleep }));
     expect(time.elapsed()).toBeLessThan(60_000);
-    expect(result(report, 'L5D1002').error).toBe(`Get "${s.url}/version": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`);
+    expect(result(report, 'L5D1002').error).toBe(
+      `Get "${s.url}/version?timeout=400ms": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`,
+    );
   });
 
   it('a server error (500) on a read lands in the check that needed it', async () => {

@@ -6,10 +6,7 @@ import { jsonCheck, render } from './support/render.js';
 import { virtualTime } from '../../support/virtualTime.js';
 import { checkAgainst, core, result, summary } from './support/run.js';
 
-const HEALTHY_TABLE = `Linkerd core checks
-===================
-
-kubernetes-api
+const HEALTHY_TABLE = `kubernetes-api
 --------------
 √ can initialize the client
 √ can query the Kubernetes API
@@ -138,7 +135,7 @@ describe('CustomResourceDefinitions', () => {
       `linkerd-crd\n-----------\n× control plane CustomResourceDefinitions exist\n    missing ${missing}\n    see ${HINTS}l5d-existence-crd for hints\n\nStatus check results are ×\n`,
     );
     expect(out.short).toBe(
-      `Linkerd core checks\n===================\n\nlinkerd-crd\n-----------\n× control plane CustomResourceDefinitions exist\n    missing ${missing}\n    see ${HINTS}l5d-existence-crd for hints\n\nStatus check results are ×\n`,
+      `linkerd-crd\n-----------\n× control plane CustomResourceDefinitions exist\n    missing ${missing}\n    see ${HINTS}l5d-existence-crd for hints\n\nStatus check results are ×\n`,
     );
     expect(jsonCheck(out.json, 'control plane CustomResourceDefinitions exist')).toMatchObject({
       hint: `${HINTS}l5d-existence-crd`,

@@ -46,7 +46,7 @@ describe('identity certificates', () => {
         `‼ issuer cert is valid for at least 60 days\n    ${message}\n    see ${HINTS}l5d-identity-issuer-cert-not-expiring-soon for hints\n`,
       );
       expect(out.short).toBe(
-        `Linkerd core checks\n===================\n\nlinkerd-identity\n----------------\n‼ issuer cert is valid for at least 60 days\n    ${message}\n    see ${HINTS}l5d-identity-issuer-cert-not-expiring-soon for hints\n\nStatus check results are √\n`,
+        `linkerd-identity\n----------------\n‼ issuer cert is valid for at least 60 days\n    ${message}\n    see ${HINTS}l5d-identity-issuer-cert-not-expiring-soon for hints\n\nStatus check results are √\n`,
       );
       expect(jsonCheck(out.json, 'issuer cert is valid for at least 60 days')).toEqual({
         description: 'issuer cert is valid for at least 60 days',

@@ -3,7 +3,10 @@ import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { podIdentities } from '../../../src/core/identity/podIdentity.js';
 import { encodePem, generateEcdsaP256Key, keyPairFromKeyObject, parseCertificates, parsePrivateKey, toSec1Pem, x509 } from '../../../src/core/pki/index.js';
-import { startApiServer, type ApiServer, type StoredObject } from '../../support/apiserver.js';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startApiServer, writeKubeconfig, type ApiServer, type StoredObject } from '../../support/apiserver.js';
 import { runCli } from '../../support/cli.js';
 import { healthyCluster, makePki, type Pki } from '../check/support/clusters.js';
 import { NS, selection } from './support.js';
@@ -108,6 +111,22 @@ describe('linkerd identity POD (port-forward over WebSocket)', () => {
       expect(r.stdout).toContain(`        Subject: CN=${IDENTITY}\n`);
       expect(r.stdout).toContain('        Issuer: CN=identity.linkerd.cluster.local\n');
       expect(r.stdout).toContain(`                DNS:${IDENTITY}\n`);
+    }
+  });
+
+  it('looks for the pod in the kubeconfig context’s namespace when -n is not given, as the real CLI does', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'identity-ns-'));
+    try {
+      const kubeconfig = writeKubeconfig(path.join(dir, 'config'), [
+        { name: 'ns', server: server.url, caPem: server.caPem, token: server.token, namespace: NS },
+      ]);
+      server.resetRequests();
+      const r = await runCli(['identity', '--kubeconfig', kubeconfig, podName]);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(server.requests.map((q) => q.path)).toContain(`/api/v1/namespaces/${NS}/pods/${podName}`);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -20,6 +20,10 @@ describe('defaultValues', () => {
     expect(d.policyController.image.version).toBe('');
   });
 
+  it('carries the destination controller’s meshed HTTP/2 keep-alive, as the real chart writes it into linkerd-config', () => {
+    expect(d.destinationController.meshedHttp2ClientProtobuf).toEqual({ keep_alive: { interval: { seconds: 10 }, timeout: { seconds: 3 }, while_idle: true } });
+  });
+
   it('takes another version when asked', () => {
     const v = defaultValues('edge-99.1.1');
     expect(v.linkerdVersion).toBe('edge-99.1.1');

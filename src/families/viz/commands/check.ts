@@ -50,7 +50,7 @@ code.`,
       import('../../../cli/output/check-table.js'),
     ]);
     const spinner = isInteractive(io.stdout, io.env) ? await spinnerFor(io.stderr, io.env) : undefined;
-    const printer = tablePrinter({ banner: false, short: output === 'short', write: out, paint: await painterFor(io.stdout, io.env), spinner });
+    const printer = tablePrinter({ short: output === 'short', write: out, paint: await painterFor(io.stdout, io.env), spinner });
     const report = await runCheck(request, { waiting: (c, message) => printer.waiting(c.description, message), result: (r) => printer.result(r) });
     printer.finish(report);
     return report.success ? 0 : 1;
