@@ -18,7 +18,7 @@ import type { Values } from './schema.js';
  * flags override it.
  */
 
-export { parseGoBool, splitSliceArg } from './flagValues.js';
+export { splitSliceArg } from './flagValues.js';
 export type { FlagKind, FlagValue } from './flagValues.js';
 export type { SetFlag } from './chart.js';
 
