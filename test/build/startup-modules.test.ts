@@ -66,6 +66,7 @@ const STARTUP = [
   'cli/globals.js',
   'cli/help/cobraErrors.js',
   'cli/help/cobraHelp.js',
+  'cli/help/commandPath.js',
   'cli/kit/argv.js',
   'cli/kit/bools.js',
   'cli/kit/command.js',
@@ -76,10 +77,14 @@ const STARTUP = [
   'cli/output/sanitize.js',
   'cli/run.js',
   'core/errors.js',
-  'core/goFlags.js',
+  'core/parse/invalidArgument.js',
+  'core/parse/parsed.js',
+  'core/parse/strconv.js',
   'core/values/charts.js',
+  'families/analyze/index.js', // each family's declaration: names, summaries, loaders
   'families/core/index.js',
   'families/registry.js',
+  'families/viz/index.js',
   'npm:commander',
   'npm:zod',
 ];

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -66,6 +67,19 @@ describe('every input has a size limit, checked while reading (issue 10 item 3)'
       { maxRssMb: 300 },
     );
     expectOneLineError(r, '/dev/zero: larger than the 1 MiB limit for certificate and key files');
+  });
+
+  it('an identity file flag naming a FIFO whose writer never finishes is an i/o timeout after 5 s, not a hang', async () => {
+    const fifo = path.join(dir, 'anchors-fifo');
+    execFileSync('mkfifo', [fifo]);
+    // Held open for reading and writing, so the CLI sees a writer that sends nothing.
+    const held = fs.openSync(fifo, 'r+');
+    try {
+      const r = await runBounded(['install', '--ignore-cluster', '--identity-trust-anchors-file', fifo], { timeoutMs: 25_000 });
+      expectOneLineError(r, `read ${fifo}: i/o timeout (no end of input within 5000 ms)`);
+    } finally {
+      fs.closeSync(held);
+    }
   });
 
   it('a kubeconfig that never ends stops at the kubeconfig limit', async () => {

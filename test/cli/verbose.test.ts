@@ -73,8 +73,9 @@ describe('--verbose stack traces', () => {
       expect(r.code).toBe(1);
       const frames = r.stderr.split('\n').filter((l) => /^\s+at /.test(l));
       expect(frames.length).toBeGreaterThan(2);
-      // The error is made where the flag value is parsed (the values engine), then thrown up through the command.
-      expect(frames[0]).toMatch(/\(src\/core\/values\/flagValues\.ts:\d+:\d+\)$/);
+      // The error is made by pflag's one sentence (core/parse), called where the values engine parses the flag.
+      expect(frames[0]).toMatch(/\(src\/core\/parse\/invalidArgument\.ts:\d+:\d+\)$/);
+      expect(frames[1]).toMatch(/\(src\/core\/values\/\w+\.ts:\d+:\d+\)$/);
       // V8 keeps ten frames: every one of ours names a TypeScript source, none the built files.
       expect(frames.filter((l) => !/\(node:/.test(l)).every((l) => /\(src\/[\w/.-]+\.ts:\d+:\d+\)$/.test(l))).toBe(true);
       expect(r.stderr).not.toMatch(/dist\/(bundle|snapshot)\//);

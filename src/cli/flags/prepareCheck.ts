@@ -3,9 +3,9 @@ import { DEFAULT_TIMEOUT_MS, DEFAULT_VERSIONCHECK_TIMEOUT_MS, VERSIONCHECK_URL, 
 import { parseSelection } from '../../core/check/selection.js';
 import type { CheckMode } from '../../core/check/types.js';
 import { UserError } from '../../core/errors.js';
-import { invalidArgument } from '../../core/goFlags.js';
 import type { KubeObject } from '../../core/kube/resources.js';
 import { formatGoDuration, parseGoDuration } from '../../core/parse/goDuration.js';
+import { invalidArgument } from '../../core/parse/invalidArgument.js';
 import { clientVersion } from '../../core/version.js';
 import type { GlobalOptions } from '../globals.js';
 

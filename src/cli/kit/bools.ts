@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { invalidArgument, parseBoolReason, parseGoBool } from '../../core/goFlags.js';
+import { goBool } from '../../core/parse/strconv.js';
+import { invalidArgument } from '../../core/parse/invalidArgument.js';
 
 /*
  * pflag booleans take `--ha`, `--ha=true` and `--ha=false` (any strconv.ParseBool spelling);
@@ -18,7 +19,7 @@ export function addBoolFlag(command: Command, flags: string, help: string, optio
 
 /** `--<name>` or `--no-<name>` for the boolean `name` set to `word`, or pflag's error. */
 export function boolFlagArg(name: string, word: string, short?: string): string {
-  const b = parseGoBool(word);
-  if (b === undefined) throw invalidArgument(word, { name, short }, parseBoolReason(word));
-  return b ? `--${name}` : `--no-${name}`;
+  const b = goBool(word);
+  if (!b.ok) throw invalidArgument(word, { name, short }, b.reason);
+  return b.value ? `--${name}` : `--no-${name}`;
 }

@@ -1,6 +1,6 @@
 import type { ConfigMap, Pod, Secret } from 'kubernetes-types/core/v1.js';
 import { KubeError } from '../kube/kubeError.js';
-import { parseLinkerdConfigValues } from '../kube/linkerdConfig.js';
+import { linkerdConfigValuesOrEmpty } from '../kube/linkerdConfig.js';
 import { certificateInfo, decodeCertificates, decodePrivateKey, keyMatchesCertificate, type CertificateInfo, type x509 } from '../pki/index.js';
 import { parseClusterValues, type Values } from '../values/index.js';
 import type { CheckContext } from './context.js';
@@ -22,12 +22,22 @@ export function linkerdConfigMap(ctx: CheckContext): Promise<ConfigMap | undefin
   return ctx.fact('linkerd-config', () => ctx.find('configmaps', LINKERD_CONFIG, ctx.options.controlPlaneNamespace));
 }
 
+/**
+ * linkerd-config's values as stored (bounded and parsed by kube's one reader; no values read as
+ * none), or undefined when the ConfigMap does not exist. Shared by the checks that read them.
+ */
+export function linkerdConfigValues(ctx: CheckContext): Promise<Record<string, unknown> | undefined> {
+  return ctx.fact('linkerd-config-values', async () => {
+    const cm = await linkerdConfigMap(ctx);
+    return cm === undefined ? undefined : linkerdConfigValuesOrEmpty(cm);
+  });
+}
+
 /** The control plane's values from linkerd-config, read leniently (unknown keys dropped, defaults filled in). */
 export function linkerdValues(ctx: CheckContext): Promise<Values> {
   return ctx.fact('linkerd-values', async () => {
-    const cm = await linkerdConfigMap(ctx);
-    if (!cm) throw notFound('configmaps', LINKERD_CONFIG);
-    const raw = cm.data?.values === undefined || cm.data.values.trim() === '' ? {} : parseLinkerdConfigValues(cm);
+    const raw = await linkerdConfigValues(ctx);
+    if (!raw) throw notFound('configmaps', LINKERD_CONFIG);
     return parseClusterValues(raw, `${LINKERD_CONFIG} values`).values;
   });
 }

@@ -1,5 +1,5 @@
 import { UserError } from '../errors.js';
-import { readBoundedFile } from '../files/readBoundedText.js';
+import { readPemFile } from '../files/readPemFile.js';
 import { writeSecretFiles } from '../files/writeSecretFile.js';
 import {
   CLOCK_SKEW_ALLOWANCE_MS,
@@ -85,8 +85,8 @@ export async function createIssuerFiles(req: CreateIssuerRequest): Promise<Creat
   const nowDate = req.now ?? new Date();
   const now = nowDate.getTime();
   const ms = positiveDurationMs('validity', req.validity);
-  const anchorPem = readBoundedFile(req.trustAnchorFile);
-  const keyPem = readBoundedFile(req.trustAnchorKeyFile);
+  const anchorPem = readPemFile(req.trustAnchorFile);
+  const keyPem = readPemFile(req.trustAnchorKeyFile);
   const key = parsePrivateKey(keyPem, req.trustAnchorKeyFile);
   const entries = parseBundle(anchorPem, req.trustAnchorFile);
   const entry = entries.find((e) => keyMatchesCertificate(key.keyObject, e.certificate));

@@ -1,5 +1,5 @@
 import { UserError } from '../errors.js';
-import { readBoundedFile, readBoundedStdin } from '../files/readBoundedText.js';
+import { readPemFile, readPemInput } from '../files/readPemFile.js';
 import type { KubeSelection } from '../kube/kubeconfig.js';
 import { inspectCluster, inspectPem, type InspectReport } from './inspect.js';
 
@@ -21,8 +21,8 @@ export async function inspect(req: InspectRequest): Promise<InspectReport> {
     return inspectCluster({ selection: req.selection, namespace: req.namespace, now: req.now });
   }
   if (req.file === undefined) throw new UserError('give a PEM file, - for standard input, or --cluster');
-  const text = req.file === '-' ? await readBoundedStdin() : readBoundedFile(req.file);
+  const text = await readPemInput(req.file);
   const source = req.file === '-' ? '<stdin>' : req.file;
-  const anchorsText = req.trustAnchors === undefined ? undefined : readBoundedFile(req.trustAnchors);
+  const anchorsText = req.trustAnchors === undefined ? undefined : readPemFile(req.trustAnchors);
   return inspectPem({ text, source, anchorsText, anchorsSource: req.trustAnchors, now: req.now });
 }

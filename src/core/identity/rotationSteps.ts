@@ -1,6 +1,6 @@
 import { renderControlPlane, type RenderedObject } from '../../../templates/control-plane/index.js';
 import { UserError } from '../errors.js';
-import { readBoundedFile } from '../files/readBoundedText.js';
+import { readPemFile } from '../files/readPemFile.js';
 import { changedObjects, controlPlaneContext } from '../mesh/renderControlPlaneFor.js';
 import { HELM_INSTALLED, loadStoredValues } from '../mesh/loadStoredValues.js';
 import type { KubeSelection } from '../kube/kubeconfig.js';
@@ -106,7 +106,7 @@ function checkNewAnchor(cert: x509.X509Certificate, where: string, now: Date): v
 
 /** `rotate add-anchor --trust-anchor-file NEW`: bundle = current + NEW, everywhere the anchors live. */
 export async function addAnchor(input: StepInput & { trustAnchorFile: string }): Promise<StepResult> {
-  const text = readBoundedFile(input.trustAnchorFile);
+  const text = readPemFile(input.trustAnchorFile);
   const entries = parseBundle(text, input.trustAnchorFile);
   const c = await load(input);
   refuseExternalCA(c.values, input.namespace, 'add the new anchor');
@@ -166,7 +166,7 @@ export async function switchIssuer(input: IssuerStepInput): Promise<StepResult> 
     throw new UserError('--generate makes the issuer: leave out --issuer-certificate-file and --issuer-key-file');
   }
   if (input.generate) {
-    const anchorKeyPem = readBoundedFile(input.generate.trustAnchorKeyFile);
+    const anchorKeyPem = readPemFile(input.generate.trustAnchorKeyFile);
     const anchorKey = parsePrivateKey(anchorKeyPem, input.generate.trustAnchorKeyFile);
     const anchor = c.facts.bundle.find((a) => keyMatchesCertificate(anchorKey.keyObject, a));
     if (anchor === undefined) throw new UserError(`${input.generate.trustAnchorKeyFile}: the key belongs to no anchor of the cluster's trust bundle`);
@@ -189,8 +189,8 @@ export async function switchIssuer(input: IssuerStepInput): Promise<StepResult> 
     if (!input.issuerCertificateFile || !input.issuerKeyFile) {
       throw new UserError('give --issuer-certificate-file and --issuer-key-file, or --generate with --trust-anchor-key');
     }
-    crtPem = readBoundedFile(input.issuerCertificateFile);
-    keyPem = readBoundedFile(input.issuerKeyFile);
+    crtPem = readPemFile(input.issuerCertificateFile);
+    keyPem = readPemFile(input.issuerKeyFile);
     source = input.issuerCertificateFile;
   }
   const issuer = await issuerAnchorOf(crtPem, keyPem, c.facts, c.now, source);
@@ -221,7 +221,7 @@ export interface RemoveAnchorInput extends StepInput {
 
 function keptAnchors(input: RemoveAnchorInput, facts: RotationFacts): string[] {
   if (input.trustAnchorFile) {
-    const kept = parseBundle(readBoundedFile(input.trustAnchorFile), input.trustAnchorFile);
+    const kept = parseBundle(readPemFile(input.trustAnchorFile), input.trustAnchorFile);
     return kept.map((e) => {
       const sha = fingerprintSha256(e.certificate);
       if (!facts.bundleSha.includes(sha)) {

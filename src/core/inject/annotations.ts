@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { UserError } from '../errors.js';
-import { goBool } from '../parse/goBool.js';
+import { goBool } from '../parse/strconv.js';
 import { parseGoDuration } from '../parse/goDuration.js';
 import { parsePortRanges } from '../values/portRanges.js';
 import { isQuantity, wholeCPUCores } from '../parse/quantity.js';

@@ -1,8 +1,8 @@
 import { UserError } from '../errors.js';
 import type { SetFlag } from '../values/chart.js';
-import { invalidArgument } from '../goFlags.js';
 import { assertFlagValues } from '../values/composeValues.js';
 import { normalizeGoDuration } from '../parse/goDuration.js';
+import { invalidArgument } from '../parse/invalidArgument.js';
 import { applyFlags, controlPlaneChart } from '../values/controlPlaneChart.js';
 import type { FlagValue } from '../values/flagValues.js';
 import type { Values } from '../values/schema.js';

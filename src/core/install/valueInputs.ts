@@ -1,6 +1,5 @@
 import { leafPem, parsePrivateKey, toSec1Pem } from '../pki/index.js';
-import { readTextFileBounded } from '../input/boundedRead.js';
-import { PEM_LIMIT } from '../input/limits.js';
+import { readPemFile } from '../files/readPemFile.js';
 import { composeChartInputs, controlPlaneChart, type ComposedValues, type FlagContext, type SetFlag, type Values } from '../values/index.js';
 import type { CredentialSources } from './identityCredentials.js';
 
@@ -20,15 +19,13 @@ export interface ValueInputs {
   setFile: readonly string[];
 }
 
-/** The identity file flags hold certificates and keys (`--set-file` files are values). */
-const readPemFile = (path: string): string => readTextFileBounded(path, PEM_LIMIT);
-
 /**
  * The issuer file flags store only the leaf certificate and an `EC PRIVATE KEY`, like linkerd.
  * Text that does not parse is kept as is, so validation reports it with the file's name.
  */
 export const FLAG_CONTEXT: FlagContext = {
-  readFile: readPemFile,
+  // The identity file flags hold certificates and keys (`--set-file` files are values).
+  readFile: (path) => readPemFile(path),
   issuerCertificatePEM: (pem) => {
     try {
       return leafPem(pem);

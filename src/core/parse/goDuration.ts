@@ -1,5 +1,5 @@
 import { UserError } from '../errors.js';
-import { strconvQuote, timeQuote } from './goQuote.js';
+import { invalidArgument } from './invalidArgument.js';
 import { parsed, refused, type Parsed } from './parsed.js';
 
 /*
@@ -19,6 +19,18 @@ const UNIT_NS: ReadonlyMap<string, bigint> = new Map([
   ['m', 60_000_000_000n],
   ['h', 3_600_000_000_000n],
 ]);
+
+/** The time package's own quote (not strconv.Quote): `"` and `\` escaped, every byte of a control or non-ASCII character as `\xNN`. */
+export function timeQuote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const code = ch.codePointAt(0) ?? 0;
+    if (code < 0x20 || code >= 0x80) {
+      for (const byte of Buffer.from(ch, 'utf8')) out += `\\x${byte.toString(16).padStart(2, '0')}`;
+    } else out += ch === '"' || ch === '\\' ? `\\${ch}` : ch;
+  }
+  return `${out}"`;
+}
 
 /** 1<<63: a negative duration may reach it, a positive one stops one short. */
 const LIMIT = 1n << 63n;
@@ -113,8 +125,7 @@ export function parseGoDuration(s: string): bigint {
 /** A duration flag that must be positive, in milliseconds: pflag's words when it does not parse. */
 export function positiveDurationMs(flag: string, value: string): number {
   const d = goDuration(value);
-  // pflag's words; a stand-in until the CLI kit's invalidArgument (k-cli) is merged, then that call.
-  if (!d.ok) throw new UserError(`invalid argument ${strconvQuote(value)} for "--${flag}" flag: ${d.reason}`);
+  if (!d.ok) throw invalidArgument(value, flag, d.reason);
   if (d.value <= 0n) throw new UserError(`--${flag} must be a positive duration (got ${value})`);
   return Number(d.value / 1_000_000n);
 }

@@ -1,13 +1,14 @@
 /*
  * Go-compatible parsing, one place for every family: durations (time.ParseDuration), booleans
  * (strconv.ParseBool) and resource quantities (resource.ParseQuantity). Each parser returns the
- * value or the reason text Go prints; the CLI kit puts a flag's reason into pflag's
- * `invalid argument "V" for "--flag" flag: <reason>`.
+ * value or the reason text Go prints; invalidArgument puts a flag's reason into pflag's
+ * `invalid argument "V" for "--flag" flag: <reason>`. The start-up path (the kit's booleans)
+ * imports strconv.ts and invalidArgument.ts directly, not this index.
  */
 export type { Parsed } from './parsed.js';
-export { goBool } from './goBool.js';
-export { goDuration, parseGoDuration, positiveDurationMs, formatGoDuration, normalizeGoDuration } from './goDuration.js';
-export { strconvQuote, timeQuote } from './goQuote.js';
+export { goDuration, parseGoDuration, positiveDurationMs, formatGoDuration, normalizeGoDuration, timeQuote } from './goDuration.js';
+export { goBool, strconvQuote } from './strconv.js';
+export { invalidArgument, pflagName, type FlagName } from './invalidArgument.js';
 export {
   quantity,
   parseQuantity,

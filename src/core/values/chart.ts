@@ -96,7 +96,8 @@ export function isReleaseVersion(version: string = LINKERD_VERSION): boolean {
 }
 
 // A chart's flags parse their arguments with these, so every chart speaks pflag's words.
-export { asBool, asDuration, asInt, asSlice, asString, invalidArgument } from './flagValues.js';
+export { asBool, asDuration, asInt, asSlice, asString } from './flagValues.js';
+export { invalidArgument } from '../parse/invalidArgument.js';
 export type { FlagKind, FlagValue } from './flagValues.js';
 export { chartFlags, flagsOf, applyChartFlags, firstInvalidFlag, invalidFlagValue, deprecationWarnings } from './chartFlags.js';
 export { composeChartValues, assertFlagValues } from './composeValues.js';

@@ -1,6 +1,7 @@
 import { UserError } from '../errors.js';
 import type { ChartOf, SetFlag, ValueFlag } from './chart.js';
-import { invalidArgument } from './flagValues.js';
+import { invalidArgument } from '../parse/invalidArgument.js';
+import { asString } from './flagValues.js';
 import { deepClone } from './tree.js';
 
 /*
@@ -66,7 +67,8 @@ export function applyChartFlags<V, S extends string, C>(chart: AnyChart<V, S, C>
       flag.apply(out, value, ctx);
     } catch (e) {
       // A bad value names the flag the user typed, as pflag does; file flags' errors name the file, as linkerd's do.
-      if (e instanceof UserError && !e.message.startsWith('invalid argument ') && !flag.name.endsWith('-file')) throw invalidArgument(flag, value, e.message);
+      if (e instanceof UserError && !e.message.startsWith('invalid argument ') && !flag.name.endsWith('-file'))
+        throw invalidArgument(asString(value), flag, e.message);
       throw e;
     }
   }
@@ -101,7 +103,7 @@ function flagNamed<V, S extends string, C>(chart: AnyChart<V, S, C>, name: strin
 export function invalidFlagValue<V, S extends string, C>(chart: AnyChart<V, S, C>, set: SetFlag, reason: string): UserError {
   const flag = flagNamed(chart, set.name);
   if (flag === undefined) return new UserError(reason);
-  return invalidArgument(flag, Array.isArray(set.value) ? set.value.join(',') : set.value, reason);
+  return invalidArgument(asString(set.value), flag, reason);
 }
 
 /** pflag's warnings for deprecated flags the user set. */

@@ -1,24 +1,21 @@
 import { UserError } from '../errors.js';
+import { goBool, strconvQuote } from '../parse/strconv.js';
+import { invalidArgument, type FlagName } from '../parse/invalidArgument.js';
 import { normalizeGoDuration } from './duration.js';
 
 /*
  * How a value flag's argument becomes a value, with pflag's words for a bad one. commander hands
- * flags over as strings; tests and callers may pass typed values. Any chart's flags use these.
+ * flags over as strings; tests and callers may pass typed values. Any chart's flags use these;
+ * Go's words (ParseBool, strconv.Quote, pflag's sentence) come from core/parse.
  */
 
 export type FlagKind = 'string' | 'bool' | 'int' | 'duration' | 'stringSlice';
 export type FlagValue = string | boolean | number | readonly string[];
 
-/** What a coercion needs to know of its flag: the name for the message, and Go's uint-ness. */
-interface NamedFlag {
-  readonly name: string;
+/** What a coercion needs to know of its flag: its name (and shorthand) for the message, and Go's uint-ness. */
+interface NamedFlag extends FlagName {
   /** Rejects negative numbers (Go uint flags). */
   readonly unsigned?: boolean;
-}
-
-/** pflag's `invalid argument "<value>" for "--<flag>" flag: <reason>`. */
-export function invalidArgument(flag: NamedFlag, value: unknown, reason: string): UserError {
-  return new UserError(`invalid argument ${JSON.stringify(String(value))} for "--${flag.name}" flag: ${reason}`);
 }
 
 export function asString(v: FlagValue): string {
@@ -27,40 +24,20 @@ export function asString(v: FlagValue): string {
   return v.join(',');
 }
 
-const BOOL_WORDS: Readonly<Record<string, boolean>> = {
-  '1': true,
-  t: true,
-  T: true,
-  TRUE: true,
-  true: true,
-  True: true,
-  '0': false,
-  f: false,
-  F: false,
-  FALSE: false,
-  false: false,
-  False: false,
-};
-
-/** strconv.ParseBool's accepted spellings, or undefined. */
-export function parseGoBool(s: string): boolean | undefined {
-  return Object.prototype.hasOwnProperty.call(BOOL_WORDS, s) ? BOOL_WORDS[s] : undefined;
-}
-
 export function asBool(flag: NamedFlag, v: FlagValue): boolean {
   if (typeof v === 'boolean') return v;
-  const b = parseGoBool(asString(v));
-  if (b === undefined) throw invalidArgument(flag, v, `strconv.ParseBool: parsing ${JSON.stringify(String(v))}: invalid syntax`);
-  return b;
+  const b = goBool(asString(v));
+  if (!b.ok) throw invalidArgument(asString(v), flag, b.reason);
+  return b.value;
 }
 
 export function asInt(flag: NamedFlag, v: FlagValue): number {
   const fn = flag.unsigned ? 'strconv.ParseUint' : 'strconv.ParseInt';
   const text = asString(v);
   const ok = flag.unsigned ? /^[0-9]+$/ : /^[+-]?[0-9]+$/;
-  if (!ok.test(text)) throw invalidArgument(flag, v, `${fn}: parsing ${JSON.stringify(text)}: invalid syntax`);
+  if (!ok.test(text)) throw invalidArgument(text, flag, `${fn}: parsing ${strconvQuote(text)}: invalid syntax`);
   const n = Number(text);
-  if (!Number.isSafeInteger(n)) throw invalidArgument(flag, v, `${fn}: parsing ${JSON.stringify(text)}: value out of range`);
+  if (!Number.isSafeInteger(n)) throw invalidArgument(text, flag, `${fn}: parsing ${strconvQuote(text)}: value out of range`);
   return n === 0 ? 0 : n;
 }
 
@@ -69,7 +46,7 @@ export function asDuration(flag: NamedFlag, v: FlagValue): string {
   try {
     return normalizeGoDuration(text);
   } catch (e) {
-    if (e instanceof UserError) throw invalidArgument(flag, text, e.message);
+    if (e instanceof UserError) throw invalidArgument(text, flag, e.message);
     throw e;
   }
 }

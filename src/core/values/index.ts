@@ -35,7 +35,7 @@ export {
 export type { ChartInputs, ChartInputOptions } from './chart.js';
 export type { Chart, ChartOf, ChartEntry, ChartInfo, ChartTemplates, FlagDeclaration, SetFlag, ValueSources, ComposedValues } from './chart.js';
 export type { ValueFlag as ChartValueFlag } from './chart.js';
-export { parseGoBool, splitSliceArg, asBool, asDuration, asInt, asSlice, asString, invalidArgument } from './flagValues.js';
+export { splitSliceArg, asBool, asDuration, asInt, asSlice, asString } from './flagValues.js';
 export type { FlagKind, FlagValue } from './flagValues.js';
 export { controlPlaneChart, applyFlags, composeValues, deprecationWarnings } from './controlPlaneChart.js';
 export type { ControlPlaneTemplates } from './controlPlaneChart.js';

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { bool, int, str, stringMap, toleration, uint } from './schemaParts.js';
 
 // A CLI parses the values a handful of times per run: zod's JIT (generating parser code with
 // `new Function`) costs more than it saves at that count, so interpret the schema instead.
@@ -17,16 +18,7 @@ z.config({ jitless: true });
  * encoded as enums here: validate.ts reproduces linkerd's exact messages for them.
  */
 
-/**
- * A string scalar. Numbers are accepted and stringified because Helm renders `--set proxy.opaquePorts=3306`
- * (which it types as an int) exactly like the string "3306"; refusing them would break working commands.
- */
-const str = z.preprocess((v) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : v), z.string());
-const int = z.number().int();
-const uint = z.number().int().min(0);
 const port = z.number().int().min(0).max(65535);
-const bool = z.boolean();
-const stringMap = z.record(z.string(), str);
 /**
  * A string map the chart defaults (e.g. nodeSelector, podAnnotations). Deleting it with
  * `--set nodeSelector=null` is legitimate in Helm (the template then renders nothing), so a missing
@@ -74,13 +66,6 @@ const envVar = z.strictObject({
 });
 const capabilities = z.strictObject({ add: z.array(str).optional(), drop: z.array(str).optional() });
 const volumeMountPath = z.strictObject({ name: str, mountPath: str, readOnly: bool.optional() });
-const toleration = z.strictObject({
-  key: str.optional(),
-  operator: str.optional(),
-  value: str.optional(),
-  effect: str.optional(),
-  tolerationSeconds: int.optional(),
-});
 const kubeAPI = z.strictObject({ clientQPS: z.number(), clientBurst: int });
 
 /** Webhook TLS material and selectors shared by the three admission webhooks. */

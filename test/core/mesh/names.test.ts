@@ -18,6 +18,11 @@ const ALLOWED: ReadonlyArray<{ file: string; literal: string; why: string }> = [
   { file: 'src/core/check/checks/controlPlane.ts', literal: "'linkerd-config'", why: 'the check category' },
   { file: 'src/core/check/facts.ts', literal: "'linkerd-config'", why: "the fact's memo key" },
   { file: 'templates/control-plane/podmonitor.ts', literal: "'linkerd-proxy'", why: 'the PodMonitor object named after the proxies it scrapes' },
+  {
+    file: 'src/families/viz/chart/templates/prometheus-config.ts',
+    literal: "'linkerd-proxy'",
+    why: 'the Prometheus scrape job named after the proxies it scrapes',
+  },
   { file: 'templates/proxy/tracing.ts', literal: "'linkerd-proxy'", why: "the trace service name's chart default" },
   // linkerd-config's readers (three today, to be made one) keep their messages until then.
   { file: 'src/core/kube/versions.ts', literal: '`linkerd-config', why: "a linkerd-config reader's message" },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { goBool } from '../../../src/core/parse/goBool.js';
+import { goBool } from '../../../src/core/parse/strconv.js';
 
 /* strconv.ParseBool: twelve spellings, nothing else. */
 

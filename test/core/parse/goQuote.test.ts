@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { strconvQuote, timeQuote } from '../../../src/core/parse/goQuote.js';
+import { timeQuote } from '../../../src/core/parse/goDuration.js';
+import { strconvQuote } from '../../../src/core/parse/strconv.js';
 
 /* Go's quotings, as they appear in its parsers' reasons and in pflag's `invalid argument "V"`. */
 

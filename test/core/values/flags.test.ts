@@ -134,6 +134,16 @@ describe('applyFlags', () => {
     );
   });
 
+  it('quotes a refused value with strconv.Quote, as pflag and strconv do (one quoting for every flag)', () => {
+    // Go: strconv.ParseInt: parsing "1\x01": invalid syntax (JSON's "\u0001" is not Go's spelling).
+    expect(() => apply({ name: 'proxy-uid', value: '1\x01' })).toThrow(
+      'invalid argument "1\\x01" for "--proxy-uid" flag: strconv.ParseInt: parsing "1\\x01": invalid syntax',
+    );
+    expect(() => apply({ name: 'ha', value: 'y\x7f' })).toThrow(
+      'invalid argument "y\\x7f" for "--ha" flag: strconv.ParseBool: parsing "y\\x7f": invalid syntax',
+    );
+  });
+
   it("normalises durations to Go's canonical form", () => {
     const v = apply({ name: 'identity-issuance-lifetime', value: '24h' }, { name: 'identity-clock-skew-allowance', value: '1m' });
     expect(v.identity.issuer.issuanceLifetime).toBe('24h0m0s');

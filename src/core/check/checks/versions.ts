@@ -1,23 +1,23 @@
-import { loadYaml } from '../../input/loadYaml.js';
+import { LinkerdConfigError } from '../../kube/linkerdConfig.js';
 import type { CheckContext } from '../context.js';
-import { linkerdConfigMap } from '../facts.js';
+import { linkerdConfigValues } from '../facts.js';
 import { latestVersions, lookupLatest } from './latest.js';
-import { CONTROL_PLANE_NS_LABEL } from '../../mesh/names.js';
+import { CONTROL_PLANE_NS_LABEL, LINKERD_CONFIG } from '../../mesh/names.js';
 import { fail, pass, skip, type CheckDefinition, type CheckOutcome, type TerminalState } from '../types.js';
 import { checkPodsRunning, proxiesMatchCli, proxiesUpToDate, staleTrustBundles } from './dataPlane.js';
 
-/** `linkerdVersion` as the control plane recorded it (not defaulted to this CLI's). */
+/** `linkerdVersion` as the control plane recorded it (not defaulted to this CLI's), in the real check's words. */
 async function controlPlaneVersion(ctx: CheckContext): Promise<string> {
-  const cm = await linkerdConfigMap(ctx);
-  if (!cm) throw new Error('failed to fetch linkerd-config: configmaps "linkerd-config" not found');
-  let values: unknown;
+  let values: Record<string, unknown> | undefined;
   try {
-    values = loadYaml(cm.data?.values ?? '');
+    values = await linkerdConfigValues(ctx);
   } catch (e) {
-    throw new Error(`failed to load values from linkerd-config: ${(e as Error).message.split('\n')[0] ?? ''}`, { cause: e });
+    if (e instanceof LinkerdConfigError) throw new Error(`failed to load values from ${LINKERD_CONFIG}: ${e.reason}`, { cause: e });
+    throw e;
   }
-  const v = values && typeof values === 'object' ? (values as Record<string, unknown>).linkerdVersion : undefined;
-  if (typeof v !== 'string' || v === '') throw new Error('linkerd-config does not record the control plane version (linkerdVersion)');
+  if (!values) throw new Error(`failed to fetch ${LINKERD_CONFIG}: configmaps "${LINKERD_CONFIG}" not found`);
+  const v = values.linkerdVersion;
+  if (typeof v !== 'string' || v === '') throw new Error(`${LINKERD_CONFIG} does not record the control plane version (linkerdVersion)`);
   return v;
 }
 

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { UserError } from '../../../core/errors.js';
 import { type DeepPartial, formatIssues } from '../../../core/values/index.js';
+import { bool, int, str, stringMap, toleration, uint } from '../../../core/values/schemaParts.js';
 import { deepClone } from '../../../core/values/tree.js';
 import { LINKERD_VERSION, cliCreatedBy } from '../../../core/version.js';
 
@@ -14,12 +15,7 @@ import { LINKERD_VERSION, cliCreatedBy } from '../../../core/version.js';
  * are nullable here and a null means "not set" to the templates, as `{{ with }}` / `default` do.
  */
 
-const str = z.preprocess((v) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : v), z.string());
 const optStr = str.nullable();
-const int = z.number().int();
-const uint = z.number().int().min(0);
-const bool = z.boolean();
-const stringMap = z.record(z.string(), str);
 /** A map the chart defaults; `--set nodeSelector=null` deletes it, which reads as empty. */
 const defaultedMap = stringMap.default({});
 /** A free-form Kubernetes or Prometheus object passed through to the output untouched. */
@@ -39,13 +35,6 @@ const proxy = z.strictObject({ resources: resources.nullable().optional() }).nul
 const image = z.strictObject({ registry: str, name: str, tag: str, pullPolicy: str });
 const service = z.strictObject({ annotations: defaultedMap, labels: stringMap.nullable().optional() });
 
-const toleration = z.strictObject({
-  key: str.optional(),
-  operator: str.optional(),
-  value: str.optional(),
-  effect: str.optional(),
-  tolerationSeconds: int.optional(),
-});
 const tolerations = z.array(toleration).nullable();
 
 const labelSelectorRequirement = z.strictObject({

@@ -1,5 +1,5 @@
 import { UserError } from '../../../core/errors.js';
-import { invalidArgument } from '../../../core/goFlags.js';
+import { invalidArgument } from '../../../core/parse/invalidArgument.js';
 import { parseGoDuration } from '../../../core/values/duration.js';
 import type { FlagSpec } from '../../../cli/kit/flags.js';
 import { renderManifest } from '../../../cli/output/manifest.js';

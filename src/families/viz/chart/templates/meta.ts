@@ -3,6 +3,7 @@ import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import type { ClusterRole, ClusterRoleBinding, PolicyRule, RoleBinding } from 'kubernetes-types/rbac/v1.js';
 import type { VizValues } from '../values.js';
 import type { VizContext } from './context.js';
+import { CREATED_BY_ANNOTATION, EXTENSION_LABEL } from '../../../../core/mesh/names.js';
 
 /*
  * Labels, annotations and the small RBAC builders every viz template uses. Every viz object
@@ -10,9 +11,9 @@ import type { VizContext } from './context.js';
  * user's commonLabels; most also name their `component`.
  */
 
-export const EXTENSION_LABEL = 'linkerd.io/extension';
+export { EXTENSION_LABEL };
+export const CREATED_BY = CREATED_BY_ANNOTATION;
 export const EXTENSION = 'viz';
-export const CREATED_BY = 'linkerd.io/created-by';
 const RBAC = 'rbac.authorization.k8s.io';
 
 export type VizComponent = 'metrics-api' | 'prometheus' | 'tap' | 'tap-injector' | 'web';

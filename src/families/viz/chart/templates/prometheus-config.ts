@@ -1,6 +1,7 @@
 import yaml from 'js-yaml';
 import type { VizValues } from '../values.js';
 import type { VizContext } from './context.js';
+import { PROXY_CONTAINER_NAME } from '../../../../core/mesh/names.js';
 
 /*
  * prometheus.yml of viz's Prometheus, built as data and serialised once: scrape the kubelets'
@@ -37,7 +38,7 @@ function cadvisorJob() {
 }
 
 function proxyJob(values: VizValues) {
-  const container = values.proxyContainerName || 'linkerd-proxy';
+  const container = values.proxyContainerName || PROXY_CONTAINER_NAME;
   return {
     job_name: 'linkerd-proxy',
     kubernetes_sd_configs: podSd(),

@@ -1,12 +1,10 @@
 import type { MutatingWebhookConfiguration, RuleWithOperations, WebhookClientConfig } from 'kubernetes-types/admissionregistration/v1.js';
-import type { Secret } from 'kubernetes-types/core/v1.js';
-import { b64 } from '../../../../../templates/shared/encoding.js';
 import { rule } from '../../../../../templates/shared/rbac.js';
 import { certManagerAnnotations } from '../../../../../templates/shared/webhookTls.js';
 import type { VizValues } from '../values.js';
 import type { VizContext } from './context.js';
-import { clusterMeta, clusterRole, clusterRoleBinding, createdByAnnotation, namespacedMeta, serviceAccount, vizLabels } from './meta.js';
-import { caBundleOf, servingPair } from './tls.js';
+import { clusterMeta, clusterRole, clusterRoleBinding, serviceAccount, vizLabels } from './meta.js';
+import { caBundleOf, servingSecret } from './tls.js';
 
 /**
  * The tap injector is a mutating webhook on pod creation that adds the tap server's identity to
@@ -25,15 +23,7 @@ export function tapInjectorRbac(values: VizValues, ctx: VizContext) {
     serviceAccount('tap-injector', values, ctx, labels),
   ];
   if (!ti.externalSecret) {
-    const pair = servingPair('tapInjector', values, ctx);
-    const secret: Secret = {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: namespacedMeta('tap-injector-k8s-tls', ctx.namespace, labels, createdByAnnotation(values)),
-      type: 'kubernetes.io/tls',
-      data: { 'tls.crt': b64(pair.crt), 'tls.key': b64(pair.key) },
-    };
-    objects.push(secret);
+    objects.push(servingSecret('tapInjector', 'tap-injector-k8s-tls', labels, values, ctx));
   }
   const clientConfig: WebhookClientConfig = {
     service: { name: 'tap-injector', namespace: ctx.namespace, path: '/' },

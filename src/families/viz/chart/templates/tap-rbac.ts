@@ -1,21 +1,9 @@
-import type { Secret } from 'kubernetes-types/core/v1.js';
-import { b64 } from '../../../../../templates/shared/encoding.js';
 import { rule } from '../../../../../templates/shared/rbac.js';
 import { certManagerAnnotations } from '../../../../../templates/shared/webhookTls.js';
 import type { VizValues } from '../values.js';
 import type { VizContext } from './context.js';
-import {
-  clusterMeta,
-  clusterName,
-  clusterRole,
-  clusterRoleBinding,
-  createdByAnnotation,
-  namespacedMeta,
-  roleBinding,
-  serviceAccount,
-  vizLabels,
-} from './meta.js';
-import { caBundleOf, servingPair } from './tls.js';
+import { clusterMeta, clusterName, clusterRole, clusterRoleBinding, roleBinding, serviceAccount, vizLabels } from './meta.js';
+import { caBundleOf, servingSecret } from './tls.js';
 
 const READ = ['list', 'get', 'watch'];
 
@@ -56,15 +44,7 @@ export function tapRbac(values: VizValues, ctx: VizContext) {
     roleBinding(`${tap}-auth-reader`, 'kube-system', nsLabels, 'extension-apiserver-authentication-reader', ['tap'], ctx),
   ];
   if (!values.tap.externalSecret) {
-    const pair = servingPair('tap', values, ctx);
-    const secret: Secret = {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: namespacedMeta('tap-k8s-tls', ctx.namespace, nsLabels, createdByAnnotation(values)),
-      type: 'kubernetes.io/tls',
-      data: { 'tls.crt': b64(pair.crt), 'tls.key': b64(pair.key) },
-    };
-    objects.push(secret);
+    objects.push(servingSecret('tap', 'tap-k8s-tls', nsLabels, values, ctx));
   }
   const apiService: APIService = {
     apiVersion: 'apiregistration.k8s.io/v1',

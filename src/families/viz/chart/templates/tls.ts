@@ -1,8 +1,10 @@
+import type { Secret } from 'kubernetes-types/core/v1.js';
 import { UserError } from '../../../../core/errors.js';
 import { b64 } from '../../../../../templates/shared/encoding.js';
 import { webhookTlsProblems } from '../../../../../templates/shared/webhookTls.js';
 import type { VizValues } from '../values.js';
 import type { VizContext, VizTlsKey } from './context.js';
+import { createdByAnnotation, namespacedMeta } from './meta.js';
 
 /** The chart's webhook validation for tap or tap-injector, the value path in front of the message. */
 export function tlsProblems(key: VizTlsKey, values: VizValues): string[] {
@@ -26,4 +28,16 @@ export function caBundleOf(key: VizTlsKey, values: VizValues, ctx: VizContext): 
   const tls = values[key];
   if (tls.injectCaFrom || tls.injectCaFromSecret) return undefined;
   return b64(tls.caBundle || servingPair(key, values, ctx).crt);
+}
+
+/** The `kubernetes.io/tls` Secret `name` holding the serving pair of tap or tap-injector. */
+export function servingSecret(key: VizTlsKey, name: string, labels: Record<string, string>, values: VizValues, ctx: VizContext): Secret {
+  const pair = servingPair(key, values, ctx);
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: namespacedMeta(name, ctx.namespace, labels, createdByAnnotation(values)),
+    type: 'kubernetes.io/tls',
+    data: { 'tls.crt': b64(pair.crt), 'tls.key': b64(pair.key) },
+  };
 }

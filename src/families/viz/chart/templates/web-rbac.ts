@@ -3,6 +3,7 @@ import { rule } from '../../../../../templates/shared/rbac.js';
 import type { VizValues } from '../values.js';
 import type { VizContext } from './context.js';
 import { clusterName, clusterRole, clusterRoleBinding, namespacedMeta, roleBinding, serviceAccount, vizLabels } from './meta.js';
+import { LINKERD_CONFIG } from '../../../../core/mesh/names.js';
 
 /**
  * The dashboard reads linkerd-config in the control-plane namespace; unless
@@ -18,7 +19,7 @@ export function webRbac(values: VizValues, ctx: VizContext) {
     kind: 'Role',
     metadata: namespacedMeta('web', cp, cpLabels),
     rules: [
-      rule([''], ['configmaps'], ['get'], ['linkerd-config']),
+      rule([''], ['configmaps'], ['get'], [LINKERD_CONFIG]),
       ...(restricted
         ? []
         : [rule([''], ['namespaces', 'configmaps'], ['get']), rule([''], ['serviceaccounts', 'pods'], ['list']), rule(['apps'], ['replicasets'], ['list'])]),

@@ -18,6 +18,7 @@ import { componentAffinity } from '../../../../../templates/shared/affinity.js';
 import type { VizValues } from '../values.js';
 import type { VizContext } from './context.js';
 import { type VizComponent, componentSelector, createdByAnnotation, namespacedMeta, vizLabels } from './meta.js';
+import { INJECT_ANNOTATION } from '../../../../core/mesh/names.js';
 
 /*
  * What the viz Deployments and Services share. Unlike the control plane, viz pods are not rendered
@@ -25,7 +26,7 @@ import { type VizComponent, componentSelector, createdByAnnotation, namespacedMe
  * when the pods are created, reading the per-component proxy resources from annotations.
  */
 
-const INJECT = { 'linkerd.io/inject': 'enabled' };
+const INJECT = { [INJECT_ANNOTATION]: 'enabled' };
 
 type ImageValues = VizValues['tap']['image'];
 

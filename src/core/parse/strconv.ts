@@ -1,6 +1,9 @@
+import { parsed, refused, type Parsed } from './parsed.js';
+
 /*
- * Go's two quotings that appear in the reasons its parsers give: strconv.Quote (`%q`, used by
- * strconv's errors and by pflag for the refused value) and the time package's own, simpler one.
+ * Go's strconv, as far as flags need it: ParseBool's twelve spellings and Quote (`%q`, which
+ * strconv's errors and pflag use for a refused value). One small module: the CLI's start-up (the
+ * kit's `--bool=word` rewriting) loads it.
  */
 
 const SHORT_ESCAPES: ReadonlyMap<string, string> = new Map([
@@ -34,14 +37,24 @@ export function strconvQuote(s: string): string {
   return `${out}"`;
 }
 
-/** The time package's quote: `"` and `\` escaped, every byte of a control or non-ASCII character as `\xNN`. */
-export function timeQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const code = ch.codePointAt(0) ?? 0;
-    if (code < 0x20 || code >= 0x80) {
-      for (const byte of Buffer.from(ch, 'utf8')) out += `\\x${hex(byte, 2)}`;
-    } else out += ch === '"' || ch === '\\' ? `\\${ch}` : ch;
-  }
-  return `${out}"`;
+/** strconv.ParseBool's spellings: nothing else is a boolean to Go (not `yes`, not `on`, not ` true`). */
+const BOOL_WORDS: ReadonlyMap<string, boolean> = new Map([
+  ['1', true],
+  ['t', true],
+  ['T', true],
+  ['TRUE', true],
+  ['true', true],
+  ['True', true],
+  ['0', false],
+  ['f', false],
+  ['F', false],
+  ['FALSE', false],
+  ['false', false],
+  ['False', false],
+]);
+
+/** strconv.ParseBool: the boolean, or `strconv.ParseBool: parsing "x": invalid syntax`. */
+export function goBool(s: string): Parsed<boolean> {
+  const b = BOOL_WORDS.get(s);
+  return b === undefined ? refused(`strconv.ParseBool: parsing ${strconvQuote(s)}: invalid syntax`) : parsed(b);
 }

@@ -1,0 +1,25 @@
+import { UserError } from '../errors.js';
+import { strconvQuote } from './strconv.js';
+
+/*
+ * pflag's one sentence for a flag value it refuses, `invalid argument "V" for "--flag" flag:
+ * reason`, naming the flag `-s, --name` when it has a shorthand. Every flag of every family (the
+ * kit's booleans, chart value flags, inject's settings, check's durations) refuses through it.
+ */
+
+/** A flag as pflag names it in errors. */
+export interface FlagName {
+  readonly name: string;
+  readonly short?: string;
+}
+
+/** `-s, --name` or `--name`, pflag's flagName in FlagSet.Set. */
+export function pflagName(flag: FlagName | string): string {
+  const f = typeof flag === 'string' ? { name: flag } : flag;
+  return f.short ? `-${f.short}, --${f.name}` : `--${f.name}`;
+}
+
+/** The one error for a flag value that does not parse or is out of range. */
+export function invalidArgument(value: string, flag: FlagName | string, reason: string): UserError {
+  return new UserError(`invalid argument ${strconvQuote(value)} for "${pflagName(flag)}" flag: ${reason}`);
+}
