@@ -56,12 +56,15 @@ export async function uninstallRefusals(client: KubeClient, namespace: string): 
   return refusals;
 }
 
-/** Every object labelled `linkerd.io/control-plane-ns` of the kinds uninstall deletes, as stubs. */
-export async function uninstallObjects(client: KubeClient): Promise<StubObject[]> {
+/**
+ * Every object of the kinds uninstall deletes that `labelSelector` selects (the control plane's
+ * `linkerd.io/control-plane-ns` by default; an extension's `linkerd.io/extension in (…)`), as stubs.
+ */
+export async function uninstallObjects(client: KubeClient, labelSelector: string = CONTROL_PLANE_NS_LABEL): Promise<StubObject[]> {
   const lists = await Promise.all(
     UNINSTALL_KINDS.map(async ({ resource, what }) => {
       try {
-        return await client.list(resource, { labelSelector: CONTROL_PLANE_NS_LABEL, limit: 500 });
+        return await client.list(resource, { labelSelector, limit: 500 });
       } catch (e) {
         if (e instanceof UserError) throw new UserError(`could not fetch ${what}: ${e.message}`, { cause: e });
         throw e;

@@ -41,7 +41,9 @@ function tokenSecret(): Secret {
   };
 }
 
-const docs = (text: string) => yaml.loadAll(text) as Array<{ kind: string; metadata: { name: string; namespace?: string }; [k: string]: unknown }>;
+// Stubs end each document with `---`, as the real CLI prints them: the empty last one is no object.
+const docs = (text: string) =>
+  yaml.loadAll(text).filter((d) => d !== null) as Array<{ kind: string; metadata: { name: string; namespace?: string }; [k: string]: unknown }>;
 
 describe('linkerd multicluster (help)', () => {
   it('lists its subcommands, not the deprecated ones, under `multicluster --help` and the alias mc', async () => {
@@ -193,5 +195,93 @@ describe('linkerd multicluster link-gen', () => {
     const r = await runCli(['multicluster', 'link-gen', '--cluster-name', 'east', '--kubeconfig', server.kubeconfigPath, '--context', 'nope']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('context was not found for specified context: nope');
+  });
+});
+
+describe('linkerd multicluster allow', () => {
+  it('prints the namespace and one remote-access identity, after checking it does not exist', async () => {
+    const server = await startApiServer();
+    try {
+      const r = await runCli(['multicluster', 'allow', '--service-account-name', 'west-access', '--kubeconfig', server.kubeconfigPath]);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(docs(r.stdout).map((d) => `${d.kind}/${d.metadata.name}`)).toEqual([
+        'Namespace/linkerd-multicluster',
+        'ClusterRole/west-access',
+        'ServiceAccount/west-access',
+        'Secret/west-access-token',
+        'ClusterRoleBinding/west-access',
+      ]);
+      expect(server.requests.some((q) => q.path.endsWith('/namespaces/linkerd-multicluster/serviceaccounts/west-access'))).toBe(true);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('refuses an existing service account, and a missing name', async () => {
+    const server = await startApiServer({
+      objects: [{ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'west-access', namespace: 'linkerd-multicluster' } }],
+    });
+    try {
+      const r = await runCli(['multicluster', 'allow', '--service-account-name', 'west-access', '--kubeconfig', server.kubeconfigPath]);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('Service account with name west-access already exists, use --ignore-cluster for force operation');
+      const forced = await runCli(['multicluster', 'allow', '--service-account-name', 'west-access', '--ignore-cluster']);
+      expect(forced.code).toBe(0);
+      const none = await runCli(['multicluster', 'allow', '--ignore-cluster']);
+      expect(none.stderr).toContain('you need to specify a service account name');
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('linkerd multicluster uninstall', () => {
+  it('refuses while a Link exists, naming its cluster', async () => {
+    const server = await startApiServer({
+      objects: [
+        ...installedTarget(),
+        {
+          apiVersion: 'multicluster.linkerd.io/v1alpha3',
+          kind: 'Link',
+          metadata: { name: 'east', namespace: 'linkerd-multicluster' },
+          spec: { targetClusterName: 'east' },
+        },
+      ],
+    });
+    try {
+      const r = await runCli(['multicluster', 'uninstall', '--kubeconfig', server.kubeconfigPath]);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('Please unlink the following clusters before uninstalling multicluster:\n  * east');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('prints name-only stubs of the extension objects, the CRD and namespace included', async () => {
+    const server = await startApiServer({ objects: installedTarget() });
+    try {
+      const r = await runCli(['multicluster', 'uninstall', '--kubeconfig', server.kubeconfigPath]);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      const names = docs(r.stdout).map((d) => `${d.kind}/${d.metadata.name}`);
+      expect(names).toContain('CustomResourceDefinition/links.multicluster.linkerd.io');
+      expect(names.at(-1)).toBe('Namespace/linkerd-multicluster');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('says so when nothing is installed', async () => {
+    const server = await startApiServer();
+    try {
+      const r = await runCli(['multicluster', 'uninstall', '--kubeconfig', server.kubeconfigPath]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('No resources found to uninstall');
+    } finally {
+      await server.stop();
+    }
   });
 });
