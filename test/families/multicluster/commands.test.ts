@@ -191,6 +191,19 @@ describe('linkerd multicluster link-gen', () => {
     }
   });
 
+  it("the deprecated link says so on stderr, prints link-gen's objects and the service mirror, and is hidden from help", async () => {
+    const r = await runCli(['multicluster', 'link', '--cluster-name', 'east', '--kubeconfig', server.kubeconfigPath]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('Command "link" is deprecated, please use `multicluster link-gen` instead.\n');
+    const out = docs(r.stdout);
+    expect(out.slice(0, 3).map((d) => d.kind)).toEqual(['Secret', 'Secret', 'Link']);
+    expect(out.some((d) => d.kind === 'Deployment' && d.metadata.name === 'linkerd-service-mirror-east')).toBe(true);
+    const bad = await runCli(['multicluster', 'link', '--cluster-name', 'east', '--log-level', 'loud', '--kubeconfig', server.kubeconfigPath]);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toContain('--log-level must be one of: panic, fatal, error, warn, info, debug, trace');
+  });
+
   it('a kubeconfig without the --context is refused in one line', async () => {
     const r = await runCli(['multicluster', 'link-gen', '--cluster-name', 'east', '--kubeconfig', server.kubeconfigPath, '--context', 'nope']);
     expect(r.code).toBe(1);
