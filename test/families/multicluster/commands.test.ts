@@ -298,3 +298,34 @@ describe('linkerd multicluster uninstall', () => {
     }
   });
 });
+
+describe('linkerd multicluster unlink (deprecated)', () => {
+  it('prints stubs of what link made, with --only-controller leaving the Link and credentials', async () => {
+    const server = await startApiServer({
+      objects: [
+        ...installedTarget(),
+        {
+          apiVersion: 'multicluster.linkerd.io/v1alpha3',
+          kind: 'Link',
+          metadata: { name: 'east', namespace: 'linkerd-multicluster' },
+          spec: { targetClusterName: 'east', probeSpec: { path: '/ready' } },
+        },
+      ],
+    });
+    try {
+      const all = await runCli(['multicluster', 'unlink', '--cluster-name', 'east', '--kubeconfig', server.kubeconfigPath]);
+      expect(all.code).toBe(0);
+      expect(all.stderr).toContain('Command "unlink" is deprecated, only use for removing service mirror resources');
+      const names = docs(all.stdout).map((d) => `${d.kind}/${d.metadata.name}`);
+      expect(names).toContain('Service/probe-gateway-east');
+      expect(names).toContain('Link/east');
+      const only = await runCli(['multicluster', 'unlink', '--cluster-name', 'east', '--only-controller', '--kubeconfig', server.kubeconfigPath]);
+      expect(docs(only.stdout).map((d) => d.kind)).not.toContain('Link');
+      const missing = await runCli(['multicluster', 'unlink', '--cluster-name', 'west', '--kubeconfig', server.kubeconfigPath]);
+      expect(missing.code).toBe(1);
+      expect(missing.stdout).toBe('');
+    } finally {
+      await server.stop();
+    }
+  });
+});
