@@ -54,6 +54,11 @@ export interface CommandSpec extends CommandBody {
   name: string;
   aliases?: readonly string[];
   summary: string;
+  /**
+   * cobra's Deprecated: the command is hidden from its parent's help and, when run, first prints
+   * `Command "<name>" is deprecated, <deprecated>` to stderr.
+   */
+  deprecated?: string;
 }
 
 /** What every action of one run shares: the streams, and the globals once resolved. */
@@ -78,7 +83,7 @@ export function addCommandStub(parent: Command, head: Pick<CommandSpec, 'name' |
 
 /** Declares `spec` (and its subcommands) under `parent`. */
 export function addCommand(parent: Command, spec: CommandSpec, session: RunSession): Command {
-  const cmd = describe(parent.command(spec.name), spec);
+  const cmd = describe(parent.command(spec.name, { hidden: spec.deprecated !== undefined }), spec);
   for (const a of spec.args ?? []) {
     const name = `${a.name}${a.variadic ? '...' : ''}`;
     cmd.argument(a.required ? `<${name}>` : `[${name}]`, a.help);
@@ -92,6 +97,7 @@ export function addCommand(parent: Command, spec: CommandSpec, session: RunSessi
   const run = spec.run;
   if (run) {
     cmd.action(async () => {
+      if (spec.deprecated !== undefined) session.io.stderr.write(`Command ${JSON.stringify(spec.name)} is deprecated, ${spec.deprecated}\n`);
       const code: unknown = await run({ args: cmd.processedArgs as unknown[], flags: cmd.opts(), globals: session.globals(), io: session.io, command: cmd });
       session.exitCode = typeof code === 'number' ? code : 0;
     });

@@ -263,11 +263,11 @@ describe('multicluster install values errors', () => {
   });
 
   it('a misspelt key is an error naming it, not a no-op', () => {
-    expect(() => render({ set: ['gateway.enabeld=false'] })).toThrow(/^values: gateway\.enabeld: /);
+    expect(() => render({ set: ['gateway.enabeld=false'] })).toThrow(/^--set: gateway\.enabeld: /);
   });
 
   it('a value of the wrong type names its path', () => {
-    expect(() => render({ set: ['gateway.port=http'] })).toThrow(/^values: gateway\.port: /);
+    expect(() => render({ set: ['gateway.port=http'] })).toThrow(/^--set: gateway\.port: /);
   });
 
   it('the gateway’s grace period is a number of seconds, given as a number or digits', () => {
@@ -276,7 +276,7 @@ describe('multicluster install values errors', () => {
     expect(grace({})).toBeUndefined();
     expect(grace({ set: ['gateway.terminationGracePeriodSeconds=30'] })).toBe(30);
     expect(grace({ setString: ['gateway.terminationGracePeriodSeconds=45'] })).toBe(45);
-    expect(() => render({ setString: ['gateway.terminationGracePeriodSeconds=soon'] })).toThrow(/^values: gateway\.terminationGracePeriodSeconds: /);
+    expect(() => render({ setString: ['gateway.terminationGracePeriodSeconds=soon'] })).toThrow(/^--set-string: gateway\.terminationGracePeriodSeconds: /);
   });
 
   it('a flag out of range is refused with the flag named', () => {

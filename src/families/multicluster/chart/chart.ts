@@ -1,19 +1,14 @@
-import { INSTALL_VALUE_FLAGS, type InstallValueFlag } from './flags.js';
+import type { Chart } from '../../../core/values/chart.js';
+import { INSTALL_VALUE_FLAGS } from './flags.js';
 import { type MulticlusterValues, MulticlusterValuesSchema, defaults } from './values.js';
 
-/*
- * The linkerd-multicluster chart as the family declares it, in the shape of the chart engine's
- * `Chart<V>` (name, schema, defaults, flag sets, templates loaded on first use). The engine is
- * another helper's and not merged yet, so this type is a local stand-in with the same fields.
- */
-
-export interface MulticlusterChart {
-  readonly name: 'linkerd-multicluster';
-  readonly schema: typeof MulticlusterValuesSchema;
-  defaults(): MulticlusterValues;
-  readonly flagSets: { readonly install: readonly InstallValueFlag[] };
-  templates(): Promise<{ render: typeof import('./render.js').renderMulticluster }>;
+/** The chart's one template: every object of the linkerd-multicluster chart, in upstream's order. */
+export interface MulticlusterTemplates {
+  render: typeof import('./render.js').renderMulticluster;
 }
+
+/** The linkerd-multicluster chart in the chart engine's shape; its templates load on first use. */
+export type MulticlusterChart = Chart<MulticlusterValues, 'install', undefined, MulticlusterTemplates>;
 
 export const multiclusterChart: MulticlusterChart = {
   name: 'linkerd-multicluster',

@@ -1,22 +1,16 @@
-import { UserError } from '../../../core/errors.js';
+import { type ValueFlag, asBool, asInt, asString, invalidArgument } from '../../../core/values/chart.js';
+import type { FlagValue } from '../../../core/values/chart.js';
 import type { MulticlusterValues } from './values.js';
 
-/** A stand-in for the chart engine's value-flag type (k-values' `ValueFlag<V>`), until it merges. */
-export interface InstallValueFlag {
-  readonly name: string;
-  readonly kind: 'bool' | 'int' | 'string';
-  readonly default: boolean | number | string;
-  readonly help: string;
-  readonly unsigned?: boolean;
-  apply(values: MulticlusterValues, value: boolean | number | string): void;
-}
+/** A value flag of the multicluster chart (no side input). */
+export type InstallValueFlag = ValueFlag<MulticlusterValues>;
 
-const asBool = (v: boolean | number | string): boolean => v === true || v === 'true';
-const asUint = (flag: string, v: boolean | number | string, max: number): number => {
-  const n = typeof v === 'number' ? v : Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > max) throw new UserError(`invalid argument "${String(v)}" for "--${flag}" flag: value out of range`);
+/** pflag's uint parsing, then the field's own range (a port is at most 65535). */
+function asUint(flag: { name: string }, v: FlagValue, max: number): number {
+  const n = asInt({ name: flag.name, unsigned: true }, v);
+  if (n > max) throw invalidArgument(asString(v), flag, 'value out of range');
   return n;
-};
+}
 
 /**
  * `multicluster install`'s value flags, in the order the real command applies them (its values
@@ -29,7 +23,9 @@ export const INSTALL_VALUE_FLAGS: readonly InstallValueFlag[] = [
     kind: 'bool',
     default: true,
     help: 'If the gateway component should be installed',
-    apply: (v, x) => void (v.gateway.enabled = asBool(x)),
+    apply(v, x) {
+      v.gateway.enabled = asBool(this, x);
+    },
   },
   {
     name: 'gateway-port',
@@ -37,7 +33,9 @@ export const INSTALL_VALUE_FLAGS: readonly InstallValueFlag[] = [
     default: 4143,
     unsigned: true,
     help: 'The port on the gateway used for all incoming traffic',
-    apply: (v, x) => void (v.gateway.port = asUint('gateway-port', x, 65535)),
+    apply(v, x) {
+      v.gateway.port = asUint(this, x, 65535);
+    },
   },
   {
     name: 'gateway-probe-seconds',
@@ -45,7 +43,9 @@ export const INSTALL_VALUE_FLAGS: readonly InstallValueFlag[] = [
     default: 3,
     unsigned: true,
     help: 'The interval at which the gateway will be checked for being alive in seconds',
-    apply: (v, x) => void (v.gateway.probe.seconds = asUint('gateway-probe-seconds', x, 0xffffffff)),
+    apply(v, x) {
+      v.gateway.probe.seconds = asUint(this, x, 0xffffffff);
+    },
   },
   {
     name: 'gateway-probe-port',
@@ -53,21 +53,27 @@ export const INSTALL_VALUE_FLAGS: readonly InstallValueFlag[] = [
     default: 4191,
     unsigned: true,
     help: 'The liveness check port of the gateway',
-    apply: (v, x) => void (v.gateway.probe.port = asUint('gateway-probe-port', x, 65535)),
+    apply(v, x) {
+      v.gateway.probe.port = asUint(this, x, 65535);
+    },
   },
   {
     name: 'service-mirror-credentials',
     kind: 'bool',
     default: true,
     help: 'Whether to install the service account which can be used by service mirror components in source clusters to discover exported services',
-    apply: (v, x) => void (v.remoteMirrorServiceAccount = asBool(x)),
+    apply(v, x) {
+      v.remoteMirrorServiceAccount = asBool(this, x);
+    },
   },
   {
     name: 'gateway-service-type',
     kind: 'string',
     default: 'LoadBalancer',
     help: 'Overwrite Service type for gateway service',
-    apply: (v, x) => void (v.gateway.serviceType = String(x)),
+    apply(v, x) {
+      v.gateway.serviceType = asString(x);
+    },
   },
   {
     name: 'gateway-healthcheck-nodeport',
@@ -75,7 +81,9 @@ export const INSTALL_VALUE_FLAGS: readonly InstallValueFlag[] = [
     default: 0,
     unsigned: true,
     help: 'Set the healthCheckNodePort on the gateway service (only used when externalTrafficPolicy is Local)',
-    apply: (v, x) => void (v.gateway.healthCheckNodePort = asUint('gateway-healthcheck-nodeport', x, 65535)),
+    apply(v, x) {
+      v.gateway.healthCheckNodePort = asUint(this, x, 65535);
+    },
   },
 ];
 

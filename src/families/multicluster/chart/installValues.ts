@@ -1,25 +1,24 @@
-import { UserError } from '../../../core/errors.js';
-import { type OverrideSources, buildOverrides, formatIssues, mergeValues } from '../../../core/values/index.js';
-import { type ClusterFacts, applyClusterFacts, clusterOverrides } from './clusterFacts.js';
-import { INSTALL_VALUE_FLAGS, applyLinkerdNamespace } from './flags.js';
+import { type ChartInputs, type SetFlag, composeChartInputs, composeChartValues } from '../../../core/values/chart.js';
+import { type OverrideSources, mergeValues } from '../../../core/values/index.js';
+import type { ValuesReader } from '../../../core/values/valuesFiles.js';
+import { multiclusterChart } from './chart.js';
+import { type ClusterFacts, applyClusterFacts } from './clusterFacts.js';
+import { applyLinkerdNamespace } from './flags.js';
 import { applyRegistry, applyRegistryToControllers } from './registry.js';
-import { type MulticlusterValues, MulticlusterValuesSchema, defaults, haOverlay } from './values.js';
+import { type MulticlusterValues, defaults, haOverlay } from './values.js';
 
 /*
- * `multicluster install`'s values pipeline, in the real command's order: the defaults with the CLI's
- * version, `-L`, the value flags, what the cluster's linkerd-config says, LINKERD_DOCKER_REGISTRY;
- * then one overrides map — values-ha.yaml (`--ha`) under the user's `-f`/`--set`, and `cniEnabled`
- * over them — coalesced on top and validated with the chart's schema. A stand-in until the shared
- * chart engine takes this chart; the lead's command wiring calls it.
+ * `multicluster install`'s values, through the shared chart engine, in the real command's order:
+ * the defaults with the CLI's version, `-L`, what linkerd-config says, LINKERD_DOCKER_REGISTRY and
+ * values-ha.yaml (`--ha`) make the base; the engine applies the value flags, then `-f`/`--set…`,
+ * and validates; `cniEnabled` from the cluster wins over the user's value.
  */
 
-export interface InstallValueSources extends OverrideSources {
+export interface InstallBase {
   /** The CLI version that replaces values.yaml's placeholder. */
   version?: string;
   /** `-L`. */
   linkerdNamespace: string;
-  /** Value flags the user set, by name (`gateway`, `gateway-port`, …), applied in the table's order. */
-  flags?: Readonly<Record<string, boolean | number | string>>;
   ha?: boolean;
   /** Undefined with `--ignore-cluster`. */
   cluster?: ClusterFacts;
@@ -27,21 +26,38 @@ export interface InstallValueSources extends OverrideSources {
   registry?: string;
 }
 
-export function composeInstallValues(src: InstallValueSources): MulticlusterValues {
+/** The base the user's flags and overrides apply to. haOverlay touches no field a value flag sets. */
+function installBase(src: InstallBase): MulticlusterValues {
   const base = defaults(src.version);
   applyLinkerdNamespace(base, src.linkerdNamespace);
-  for (const flag of INSTALL_VALUE_FLAGS) {
-    const value = src.flags?.[flag.name];
-    if (value !== undefined) flag.apply(base, value);
-  }
   if (src.cluster) applyClusterFacts(base, src.cluster);
   applyRegistry(base, src.registry ?? '');
-  const user = buildOverrides(src);
-  const overrides = mergeValues(src.ha ? haOverlay() : {}, user, src.cluster ? clusterOverrides(src.cluster) : {});
-  const merged = mergeValues(base, overrides);
-  const result = MulticlusterValuesSchema.safeParse(merged);
-  if (!result.success) throw new UserError(formatIssues(result.error.issues, merged, 'values'));
+  return src.ha ? (mergeValues(base, haOverlay()) as MulticlusterValues) : base;
+}
+
+function finish(values: MulticlusterValues, src: InstallBase): MulticlusterValues {
+  if (src.cluster?.cniEnabled) values.cniEnabled = true;
   // The chart's defaults list no controllers: every entry is the user's.
-  applyRegistryToControllers(result.data, src.registry ?? '');
-  return result.data;
+  applyRegistryToControllers(values, src.registry ?? '');
+  return values;
+}
+
+const setFlags = (flags: Readonly<Record<string, boolean | number | string>> = {}): SetFlag[] =>
+  Object.entries(flags).map(([name, value]) => ({ name, value }));
+
+export interface InstallValueSources extends InstallBase, OverrideSources {
+  /** Value flags the user set, by name (`gateway`, `gateway-port`, …), applied in the chart's order. */
+  flags?: Readonly<Record<string, boolean | number | string>>;
+}
+
+/** From overrides already read (tests, renders of known values). */
+export function composeInstallValues(src: InstallValueSources): MulticlusterValues {
+  const { values } = composeChartValues(multiclusterChart, { ...src, base: installBase(src), flags: setFlags(src.flags) });
+  return finish(values, src);
+}
+
+/** From the command line: `-f` files and `--set-file` paths are read (bounded) by the engine. */
+export async function installValuesFromInputs(src: InstallBase, inputs: ChartInputs, reader?: ValuesReader): Promise<MulticlusterValues> {
+  const { values } = await composeChartInputs(multiclusterChart, inputs, { base: installBase(src), ...(reader ? { reader } : {}) });
+  return finish(values, src);
 }

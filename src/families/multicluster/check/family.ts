@@ -1,0 +1,188 @@
+import type { CheckContext } from '../../../core/check/context.js';
+import type { CheckFamily } from '../../../core/check/family.js';
+import { type CheckDefinition, type CheckOutcome, type Severity, fail, pass, skip } from '../../../core/check/types.js';
+import { LINK_RESOURCE, type StoredLink, isGatewayless, storedLink } from '../linkResource.js';
+
+/*
+ * The `linkerd-multicluster` category (code 60), with the real CLI's descriptions, hint anchors
+ * and messages, run by `linkerd multicluster check` and by `linkerd check` when a namespace is
+ * labelled `linkerd.io/extension: multicluster`. Gateway-less links (made with
+ * `link-gen --gateway=false`) have no gateway and no probe: the gateway checks leave them out.
+ */
+
+const CATEGORY = 'linkerd-multicluster';
+
+interface Spec {
+  n: number;
+  description: string;
+  anchor: string;
+  severity: Severity;
+  retryable?: boolean;
+  run: (ctx: CheckContext) => Promise<CheckOutcome>;
+}
+
+const define = (s: Spec): CheckDefinition => ({
+  id: `L5D60${String(s.n).padStart(2, '0')}`,
+  category: CATEGORY,
+  description: s.description,
+  severity: s.severity,
+  hintAnchor: s.anchor,
+  retryable: s.retryable ?? false,
+  ...(s.retryable ? { surfaceErrorOnRetry: true } : {}),
+  run: s.run,
+});
+
+const links = (ctx: CheckContext): Promise<StoredLink[]> => ctx.fact('multicluster.links', async () => (await ctx.list(LINK_RESOURCE)).map(storedLink));
+
+/** Runs `per` for every link; skipped (not printed) when there are none, as the real checks are. */
+async function perLink(ctx: CheckContext, per: (l: StoredLink) => Promise<string[]>): Promise<CheckOutcome> {
+  const all = await links(ctx);
+  if (all.length === 0) return skip('no links');
+  const problems = (await Promise.all(all.map(per))).flat();
+  return problems.length === 0 ? pass() : fail(problems.join('\n'));
+}
+
+const CONTROLLER_SELECTOR = (c: string) => `component in (service-mirror, controller),mirror.linkerd.io/cluster-name=${c}`;
+
+const controllers = (ctx: CheckContext, c: string) => ctx.list('deployments', { labelSelector: CONTROLLER_SELECTOR(c) });
+
+const MIRRORED = 'mirror.linkerd.io/mirrored-service';
+const MIRRORED_GATEWAY = 'mirror.linkerd.io/mirrored-gateway';
+const CLUSTER_NAME = 'mirror.linkerd.io/cluster-name';
+
+const hasEndpoints = async (ctx: CheckContext, name: string, ns: string): Promise<boolean> =>
+  ((await ctx.find('endpoints', name, ns))?.subsets ?? []).some((s) => (s.addresses ?? []).length > 0);
+
+const CHECKS: readonly CheckDefinition[] = [
+  define({
+    n: 1,
+    description: 'Link CRD exists',
+    anchor: 'l5d-multicluster-link-crd-exists',
+    severity: 'fatal',
+    run: async (ctx) => {
+      const crd = await ctx.find('customresourcedefinitions', 'links.multicluster.linkerd.io');
+      const served = crd?.spec.versions.some((v) => v.name === LINK_RESOURCE.version && v.served) ?? false;
+      return served ? pass() : fail('multicluster.linkerd.io/Link CRD is missing: Link CRD not found');
+    },
+  }),
+  define({
+    n: 2,
+    description: 'Link resources are valid',
+    anchor: 'l5d-multicluster-links-are-valid',
+    severity: 'fatal',
+    run: async (ctx) => {
+      const all = await links(ctx);
+      return all.length === 0 ? skip('no links detected') : pass(all.map((l) => `\t* ${l.targetClusterName}`).join('\n'));
+    },
+  }),
+  define({
+    n: 3,
+    description: 'Link and CLI versions match',
+    anchor: 'l5d-multicluster-links-version',
+    severity: 'warning',
+    run: (ctx) => {
+      const cli = ctx.options.cliVersion;
+      return perLink(ctx, (l) => {
+        if (l.createdBy === undefined || !l.createdBy.startsWith('linkerd/cli '))
+          return Promise.resolve([`        * ${l.targetClusterName}: unable to determine version`]);
+        const v = l.createdBy.slice('linkerd/cli '.length);
+        return Promise.resolve(v === cli ? [] : [`        * ${l.targetClusterName}: CLI version is ${cli} but Link version is ${v}`]);
+      });
+    },
+  }),
+  define({
+    n: 7,
+    description: 'service mirror controllers are running',
+    anchor: 'l5d-multicluster-service-mirror-running',
+    severity: 'error',
+    retryable: true,
+    run: (ctx) =>
+      perLink(ctx, async (l) => {
+        const found = await controllers(ctx, l.targetClusterName);
+        if (found.length > 1) return [`* too many service mirror controller deployments for Link ${l.targetClusterName}`];
+        const [d] = found;
+        if (!d) return [`* no service mirror controller deployment for Link ${l.targetClusterName}`];
+        return (d.status?.availableReplicas ?? 0) < 1
+          ? [`* service mirror controller is not available: ${d.metadata?.namespace ?? ''}/${d.metadata?.name ?? ''}`]
+          : [];
+      }),
+  }),
+  define({
+    n: 8,
+    description: 'extension is managing controllers',
+    anchor: 'l5d-multicluster-managed-controllers',
+    severity: 'warning',
+    run: (ctx) =>
+      perLink(ctx, async (l) =>
+        (await controllers(ctx, l.targetClusterName)).some((d) => d.metadata?.labels?.component === 'service-mirror')
+          ? [`* using legacy service mirror controller for Link: ${l.targetClusterName}`]
+          : [],
+      ),
+  }),
+  define({
+    n: 9,
+    description: 'probe services able to communicate with all gateway mirrors',
+    anchor: 'l5d-multicluster-gateways-endpoints',
+    severity: 'error',
+    run: async (ctx) => {
+      const withGateway = (await links(ctx)).filter((l) => !isGatewayless(l));
+      if (withGateway.length === 0) return skip('no links with a gateway');
+      const problems: string[] = [];
+      for (const l of withGateway) {
+        const c = l.targetClusterName;
+        const probes = await ctx.list('services', { labelSelector: `${MIRRORED_GATEWAY},${CLUSTER_NAME}=${c}` });
+        const [probe] = probes;
+        if (probes.length !== 1 || !probe) {
+          problems.push(`wrong number (${probes.length}) of probe gateways for target cluster ${c}`);
+          continue;
+        }
+        const name = probe.metadata?.name ?? '';
+        const ns = probe.metadata?.namespace ?? '';
+        if (!(await hasEndpoints(ctx, name, ns))) problems.push(`${name}.${ns} mirrored from cluster [${c}] has no endpoints`);
+      }
+      return problems.length === 0 ? pass() : fail(problems.join('\n    '));
+    },
+  }),
+  define({
+    n: 10,
+    description: 'all mirror services have endpoints',
+    anchor: 'l5d-multicluster-services-endpoints',
+    severity: 'error',
+    run: async (ctx) => {
+      const services = await ctx.list('services', { labelSelector: `${MIRRORED},!${MIRRORED_GATEWAY},!multicluster.linkerd.io/remote-discovery` });
+      // Remote-discovery and federated services have no local endpoints by design.
+      const local = services.filter((s) => {
+        const a = s.metadata?.annotations ?? {};
+        return !('multicluster.linkerd.io/remote-discovery' in a) && !('multicluster.linkerd.io/local-discovery' in a);
+      });
+      if (local.length === 0) return skip('no mirror services');
+      const empty: string[] = [];
+      for (const s of local) {
+        const name = s.metadata?.name ?? '';
+        const ns = s.metadata?.namespace ?? '';
+        if (!(await hasEndpoints(ctx, name, ns))) empty.push(`    ${name}.${ns} mirrored from cluster [${s.metadata?.labels?.[CLUSTER_NAME] ?? ''}]`);
+      }
+      return empty.length === 0 ? pass() : fail(`Some mirror services do not have endpoints:\n${empty.join('\n')}`);
+    },
+  }),
+  define({
+    n: 11,
+    description: 'all mirror services are part of a Link',
+    anchor: 'l5d-multicluster-orphaned-services',
+    severity: 'warning',
+    run: async (ctx) => {
+      const services = await ctx.list('services', { labelSelector: `${MIRRORED},!${MIRRORED_GATEWAY},${CLUSTER_NAME}` });
+      const linked = new Set((await links(ctx)).map((l) => l.targetClusterName));
+      const orphans = services
+        .filter((s) => !linked.has(s.metadata?.labels?.[CLUSTER_NAME] ?? ''))
+        .map((s) => `    mirror service ${s.metadata?.name ?? ''}.${s.metadata?.namespace ?? ''} is not part of any Link`);
+      return orphans.length === 0 ? pass() : fail(orphans.join('\n'));
+    },
+  }),
+];
+
+export const multiclusterCheckFamily: CheckFamily = {
+  name: 'multicluster',
+  codes: { first: 60, last: 69 },
+  categories: [{ id: CATEGORY, code: 60, modes: ['default', 'proxy'], checks: CHECKS }],
+};
