@@ -1,6 +1,7 @@
 import type { FamilyDeclaration } from '../cli/kit/family.js';
 import { analyze } from './analyze/index.js';
 import { core } from './core/index.js';
+import { diagnostics } from './diagnostics/index.js';
 
 /** The command families of this CLI: one line each. */
-export const FAMILIES: readonly FamilyDeclaration[] = [core, analyze];
+export const FAMILIES: readonly FamilyDeclaration[] = [core, analyze, diagnostics];
