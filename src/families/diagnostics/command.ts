@@ -1,4 +1,5 @@
 import type { CommandBody } from '../../cli/kit/command.js';
+import { endpoints } from './endpointsCommand.js';
 import { controllerMetrics, proxyMetrics } from './metricsCommands.js';
 
 /*
@@ -9,5 +10,5 @@ export const command: CommandBody = {
   long: 'Commands used to diagnose Linkerd components.\n\nThis command provides subcommands to diagnose the functionality of Linkerd.',
   examples:
     '  # Get control-plane component metrics\n  linkerd diagnostics controller-metrics\n\n  # Get metrics from the web deployment in the emojivoto namespace.\n  linkerd diagnostics proxy-metrics -n emojivoto deploy/web',
-  subcommands: [controllerMetrics, proxyMetrics],
+  subcommands: [controllerMetrics, endpoints, proxyMetrics],
 };
