@@ -16,7 +16,17 @@ export async function getThroughPortForward(kube: KubeClient, namespace: string,
   const stream = await portForward(kube, namespace, pod, port, o.timeoutMs);
   try {
     return await new Promise<string>((resolve, reject) => {
-      const req = http.request({ method: 'GET', path, host: 'localhost', port, createConnection: () => stream, timeout: o.timeoutMs }, (res) => {
+      // A port-forward stream is no socket: http's `timeout` never fires on it, so a timer bounds the whole exchange.
+      const timer = setTimeout(() => req.destroy(new Error(`GET ${path}: no answer in ${o.timeoutMs} ms`)), o.timeoutMs);
+      const settle =
+        <T>(f: (v: T) => void) =>
+        (v: T) => {
+          clearTimeout(timer);
+          f(v);
+        };
+      resolve = settle(resolve);
+      reject = settle(reject);
+      const req = http.request({ method: 'GET', path, host: 'localhost', port, createConnection: () => stream }, (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (c: Buffer) => {
@@ -33,7 +43,6 @@ export async function getThroughPortForward(kube: KubeClient, namespace: string,
         });
         res.on('error', reject);
       });
-      req.on('timeout', () => req.destroy(new Error(`GET ${path}: no answer in ${o.timeoutMs} ms`)));
       req.on('error', reject);
       req.end();
     });

@@ -45,6 +45,8 @@ describe('diagnostics proxy-metrics --obfuscate', () => {
 describe('linkerd diagnostics (loopback API server and admin servers)', () => {
   let api: ApiServer;
   let admin: http.Server;
+  let silent: http.Server;
+  let hangPolicy = false;
   const served: string[] = [];
   beforeAll(async () => {
     admin = http.createServer((req, res) => {
@@ -53,6 +55,10 @@ describe('linkerd diagnostics (loopback API server and admin servers)', () => {
     });
     await new Promise<void>((r) => admin.listen(0, '127.0.0.1', r));
     const adminPort = (admin.address() as AddressInfo).port;
+    // Accepts requests and never answers them.
+    silent = http.createServer(() => undefined);
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const silentPort = (silent.address() as AddressInfo).port;
     api = await startApiServer({
       objects: [
         { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'linkerd' } },
@@ -69,12 +75,14 @@ describe('linkerd diagnostics (loopback API server and admin servers)', () => {
           { name: 'policy', port: 'policy-admin', number: 9990 },
         ]),
       ],
-      portForward: () => ({ host: '127.0.0.1', port: adminPort }),
+      portForward: (_ns, _pod, port) => ({ host: '127.0.0.1', port: hangPolicy && port === 9990 ? silentPort : adminPort }),
     });
   });
   afterAll(async () => {
     await api.stop();
     await new Promise((r) => admin.close(r));
+    silent.closeAllConnections();
+    await new Promise((r) => silent.close(r));
   });
 
   it('proxy-metrics prints each pod of a workload, a pod not running as an error', async () => {
@@ -95,6 +103,18 @@ describe('linkerd diagnostics (loopback API server and admin servers)', () => {
     expect(r.stdout).toBe(
       `#\n# POD linkerd-destination-1 (1 of 2)\n# CONTAINER destination \n#\n${SAMPLE}#\n# POD linkerd-destination-1 (2 of 2)\n# CONTAINER policy \n#\n${SAMPLE}`,
     );
+  });
+
+  it("controller-metrics ends a fetch that never answers at --wait, as that container's error", async () => {
+    hangPolicy = true;
+    try {
+      const r = await runCli(['--kubeconfig', api.kubeconfigPath, 'diagnostics', 'controller-metrics', '-w', '300ms']);
+      expect(r.stdout).toContain(`# CONTAINER destination \n#\n${SAMPLE}`);
+      expect(r.stdout).toContain('# POD linkerd-destination-1 (2 of 2)\n# ERROR GET /metrics: no answer in 300 ms\n');
+      expect(r.code).toBe(0);
+    } finally {
+      hangPolicy = false;
+    }
   });
 
   it('refuses resource words as the real command does', async () => {
