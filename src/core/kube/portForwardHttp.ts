@@ -32,7 +32,9 @@ export async function getThroughPortForward(kube: KubeClient, namespace: string,
         res.on('data', (c: Buffer) => {
           size += c.length;
           if (size > o.maxBytes) {
-            req.destroy(new Error(`the body of GET ${path} is larger than ${o.maxBytes} bytes`));
+            // Refuse now: a destroyed response may still end (empty), which must not read as a success.
+            reject(new Error(`the body of GET ${path} is larger than ${o.maxBytes} bytes`));
+            req.destroy();
             return;
           }
           chunks.push(c);

@@ -2,7 +2,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { obfuscateMetrics } from '../../../src/families/diagnostics/obfuscate.js';
-import { startApiServer, type ApiServer } from '../../support/apiserver.js';
+import { connectKube } from '../../../src/core/kube/kubeClient.js';
+import { getThroughPortForward } from '../../../src/core/kube/portForwardHttp.js';
+import { kubeGlobals, startApiServer, type ApiServer } from '../../support/apiserver.js';
 import { runCli } from '../../support/cli.js';
 
 const pod = (name: string, namespace: string, containers: Array<{ name: string; port: string; number: number }>, phase = 'Running', owner?: string) => ({
@@ -114,6 +116,18 @@ describe('linkerd diagnostics (loopback API server and admin servers)', () => {
       expect(r.code).toBe(0);
     } finally {
       hangPolicy = false;
+    }
+  });
+
+  it('refuses a metrics body over the size bound while it streams', async () => {
+    const kube = await connectKube(kubeGlobals(api));
+    try {
+      await expect(getThroughPortForward(kube, 'app', 'web-0', 4191, '/metrics', { timeoutMs: 5_000, maxBytes: 100 })).rejects.toThrow(
+        'the body of GET /metrics is larger than 100 bytes',
+      );
+      await expect(getThroughPortForward(kube, 'app', 'web-0', 4191, '/metrics', { timeoutMs: 5_000, maxBytes: 10_000 })).resolves.toBe(SAMPLE);
+    } finally {
+      kube.close();
     }
   });
 
