@@ -83,6 +83,7 @@ const STARTUP = [
   'core/values/charts.js',
   'families/analyze/index.js', // each family's declaration: names, summaries, loaders
   'families/core/index.js',
+  'families/diagnostics/index.js',
   'families/multicluster/index.js',
   'families/registry.js',
   'families/viz/index.js',

@@ -1,10 +1,11 @@
+import { INJECT_ANNOTATION } from '../../core/mesh/names.js';
 /*
  * Linkerd facts the rules check against: annotation names and their values, the default opaque
  * ports, the policy controller's default policies and proxy protocols, and the API versions this
  * release's CRDs serve.
  */
 
-export const INJECT = 'linkerd.io/inject';
+export const INJECT = INJECT_ANNOTATION;
 export const INJECT_VALUES = ['enabled', 'ingress', 'disabled'] as const;
 export const DEFAULT_INBOUND_POLICY = 'config.linkerd.io/default-inbound-policy';
 export const OPAQUE_PORTS = 'config.linkerd.io/opaque-ports';

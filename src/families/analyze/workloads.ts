@@ -1,5 +1,6 @@
 import { workloadKind } from '../../core/inject/kinds.js';
 import { list, record, str, stringMap, type InputObject, type Path } from './objects.js';
+import { PROXY_CONTAINER_NAME } from '../../core/mesh/names.js';
 
 /*
  * A workload's pod template as the policy controller sees a pod: labels, annotations, the named
@@ -78,7 +79,7 @@ export function workloadOf(object: InputObject): Workload | undefined {
     list(spec[field]).forEach((item, i) => {
       const c = record(item);
       const name = str(c.name) ?? '';
-      if (name === 'linkerd-proxy') hasProxy = true;
+      if (name === PROXY_CONTAINER_NAME) hasProxy = true;
       const own = containerPorts(c, name);
       ports.push(...own);
       probes.push(...httpProbes(c, name, own, [...kind.podTemplate, 'spec', field, i]));

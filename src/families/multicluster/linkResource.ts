@@ -1,4 +1,5 @@
 import type { CustomResource, KubeObject } from '../../core/kube/resources.js';
+import { CREATED_BY_ANNOTATION } from '../../core/mesh/names.js';
 
 /** The Link custom resource, at the version this CLI writes and reads. */
 export const LINK_RESOURCE: CustomResource = { group: 'multicluster.linkerd.io', version: 'v1alpha3', plural: 'links', kind: 'Link', namespaced: true };
@@ -28,7 +29,7 @@ export function storedLink(o: KubeObject): StoredLink {
     targetClusterLinkerdNamespace: str(spec.targetClusterLinkerdNamespace),
     gatewayAddress: str(spec.gatewayAddress),
     probePath: str(probe.path),
-    createdBy: o.metadata?.annotations?.['linkerd.io/created-by'],
+    createdBy: o.metadata?.annotations?.[CREATED_BY_ANNOTATION],
   };
 }
 

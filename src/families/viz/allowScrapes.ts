@@ -1,5 +1,5 @@
 import { LINKERD_VERSION } from '../../core/version.js';
-import { CONTROL_PLANE_NS_LABEL } from '../../core/mesh/names.js';
+import { ADMIN_PORT_NAME, CONTROL_PLANE_NS_LABEL, EXTENSION_LABEL } from '../../core/mesh/names.js';
 import { VIZ_NAMESPACE } from './chart/templates/context.js';
 
 /*
@@ -12,7 +12,7 @@ import { VIZ_NAMESPACE } from './chart/templates/context.js';
 const POLICY = 'policy.linkerd.io';
 
 function meta(name: string, namespace: string, version: string) {
-  return { name, namespace, annotations: { 'linkerd-io/created-by': `linkerd-viz ${version}` }, labels: { 'linkerd.io/extension': 'viz' } };
+  return { name, namespace, annotations: { 'linkerd-io/created-by': `linkerd-viz ${version}` }, labels: { [EXTENSION_LABEL]: 'viz' } };
 }
 
 const adminServer = { name: 'proxy-admin', kind: 'Server', group: POLICY };
@@ -25,7 +25,7 @@ export function allowScrapesObjects(namespace: string, version: string = LINKERD
       metadata: meta('proxy-admin', namespace, version),
       spec: {
         podSelector: { matchExpressions: [{ key: CONTROL_PLANE_NS_LABEL, operator: 'Exists' }] },
-        port: 'linkerd-admin',
+        port: ADMIN_PORT_NAME,
         proxyProtocol: 'HTTP/1',
       },
     },

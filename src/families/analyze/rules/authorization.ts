@@ -4,6 +4,7 @@ import { didYouMean } from '../nearest.js';
 import { list, record, str, type InputObject } from '../objects.js';
 import { describeWorkload } from '../workloads.js';
 import type { Report, RuleGroup } from './group.js';
+import { PROXY_CONTAINER_NAME } from '../../../core/mesh/names.js';
 
 /** Whether an authorization lets clients without an identity in (the kubelet's probes are such clients). */
 function allowsUnauthenticated(a: InputObject): boolean {
@@ -72,7 +73,7 @@ function checkDefaultDeny(index: AnalysisIndex, report: Report): void {
     const policy = annotated !== undefined && (DEFAULT_POLICIES as readonly string[]).includes(annotated) ? annotated : index.defaultPolicy;
     if (policy !== 'deny') continue;
     const claimed = new Set((index.serversByNamespace.get(w.namespace) ?? []).filter((s) => s.selected.includes(w)).flatMap((s) => serverPortsOn(s, w)));
-    const open = [...new Set(w.ports.filter((p) => p.container !== 'linkerd-proxy' && !claimed.has(p.number)).map((p) => p.number))];
+    const open = [...new Set(w.ports.filter((p) => p.container !== PROXY_CONTAINER_NAME && !claimed.has(p.number)).map((p) => p.number))];
     if (open.length === 0) continue;
     report(
       'LA4001',

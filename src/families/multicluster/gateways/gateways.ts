@@ -3,6 +3,7 @@ import { UserError } from '../../../core/errors.js';
 import type { KubeClient } from '../../../core/kube/kubeClient.js';
 import type { CustomResource } from '../../../core/kube/resources.js';
 import { parseSamples, scrapeMetrics } from './metrics.js';
+import { EXTENSION_LABEL } from '../../../core/mesh/names.js';
 
 /*
  * `multicluster gateways`: per Link, from the leading service mirror's metrics, whether its
@@ -27,8 +28,8 @@ export interface GatewaysRequest {
 }
 
 async function extensionNamespace(client: KubeClient): Promise<string> {
-  const namespaces = await client.list('namespaces', { labelSelector: 'linkerd.io/extension' });
-  const ns = namespaces.find((n) => n.metadata?.labels?.['linkerd.io/extension'] === 'multicluster');
+  const namespaces = await client.list('namespaces', { labelSelector: EXTENSION_LABEL });
+  const ns = namespaces.find((n) => n.metadata?.labels?.[EXTENSION_LABEL] === 'multicluster');
   if (!ns?.metadata?.name)
     throw new UserError(
       `make sure the linkerd-multicluster extension is installed, using 'linkerd multicluster install' (namespace with label "linkerd.io/extension: multicluster" not found)`,

@@ -9,6 +9,7 @@ import { CLUSTER_NAME_LABEL, EXTENSION, EXTENSION_LABEL, namespaced } from '../c
 import { clusterRole, clusterRoleBinding, role, roleBinding, rule } from '../chart/templates/rbac.js';
 import { disruptionBudget, haStrategy, mirrorPodAnnotations, podSecurityContext, restrictedSecurityContext, scheduling } from '../chart/templates/workload.js';
 import type { LinkChartValues } from './values.js';
+import { CREATED_BY_ANNOTATION } from '../../../core/mesh/names.js';
 
 /*
  * The linkerd-multicluster-link chart (service-mirror.yaml, psp.yaml, gateway-mirror.yaml): the
@@ -101,7 +102,7 @@ export function renderLinkChart(values: LinkChartValues, ctx: MulticlusterContex
     deployment,
   ];
   if (values.enablePodAntiAffinity) {
-    objects.push(disruptionBudget(namespaced(mirror, ctx, { ...labels }, { 'linkerd.io/created-by': values.cliVersion }), { ...podLabels }));
+    objects.push(disruptionBudget(namespaced(mirror, ctx, { ...labels }, { [CREATED_BY_ANNOTATION]: values.cliVersion }), { ...podLabels }));
   }
   if (values.enablePSP) objects.push(roleBinding(`linkerd-multicluster-link-psp-${c}`, ctx, { ...labels }, 'psp', [mirror]));
   if (values.gateway.enabled) {

@@ -3,6 +3,7 @@ import { cliCreatedBy } from '../../../core/version.js';
 import { credentialsSecretName } from './credentials.js';
 import type { GatewayFields } from './gateway.js';
 import { labelSelectorFrom } from './selector.js';
+import { CREATED_BY_ANNOTATION } from '../../../core/mesh/names.js';
 
 /** A `Link` (multicluster.linkerd.io/v1alpha3), fields in the Go struct's order (what `-o json` prints). */
 export interface Link {
@@ -66,7 +67,7 @@ export function linkResource(input: LinkInput): Link {
       namespace: input.namespace,
       // ObjectMeta marshals an unset timestamp as null, after the namespace.
       creationTimestamp: null as unknown as string,
-      annotations: { 'linkerd.io/created-by': cliCreatedBy(input.cliVersion) },
+      annotations: { [CREATED_BY_ANNOTATION]: cliCreatedBy(input.cliVersion) },
     },
     spec,
     status: {},

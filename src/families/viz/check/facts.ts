@@ -1,13 +1,14 @@
 import type { Namespace, Pod } from 'kubernetes-types/core/v1.js';
 import type { CheckContext } from '../../../core/check/context.js';
 import { notFound } from '../../../core/check/facts.js';
+import { EXTENSION_LABEL } from '../../../core/mesh/names.js';
 
 /*
  * What the viz checks share, read through the run's cluster snapshot: where viz is installed
  * (the namespace labelled `linkerd.io/extension: viz`, or `--viz-namespace`) and its pods.
  */
 
-export const EXTENSION_LABEL = 'linkerd.io/extension';
+export { EXTENSION_LABEL };
 export const EXTERNAL_PROMETHEUS = 'viz.linkerd.io/external-prometheus';
 
 /** The options `linkerd viz check` adds; `linkerd check` runs viz without them. */

@@ -9,6 +9,7 @@ import type { MulticlusterContext } from './context.js';
 import { CLUSTER_NAME_LABEL, createdBy, labels, namespaced } from './metadata.js';
 import { clusterRole, clusterRoleBinding, role, roleBinding, rule, serviceAccount } from './rbac.js';
 import { disruptionBudget, envList, haStrategy, mirrorPodAnnotations, podSecurityContext, restrictedSecurityContext, scheduling } from './workload.js';
+import { EXTENSION_LABEL } from '../../../../core/mesh/names.js';
 
 /*
  * The service mirrors the install chart runs for `controllers:` (one per Link the source cluster
@@ -120,7 +121,7 @@ function controllerDeployment(values: MulticlusterValues, ctx: MulticlusterConte
       template: {
         metadata: {
           annotations: mirrorPodAnnotations(values.podAnnotations),
-          labels: { 'linkerd.io/extension': 'multicluster', ...own(c), ...values.podLabels },
+          labels: { [EXTENSION_LABEL]: 'multicluster', ...own(c), ...values.podLabels },
         },
         spec,
       },

@@ -2,6 +2,7 @@ import type { MulticlusterValues } from '../values.js';
 import type { MulticlusterContext } from './context.js';
 import { createdBy, labels, namespaced } from './metadata.js';
 import { type PolicyObject, authorizationPolicy, policyRef, server } from './policy.js';
+import { PROXY_PORT_NAME } from '../../../../core/mesh/names.js';
 
 /*
  * The chart's gateway-policy.yaml: the gateway's proxy port admits only meshed clients (any
@@ -14,7 +15,7 @@ export function gatewayPolicy(values: MulticlusterValues, ctx: MulticlusterConte
   if (!values.gateway.enabled) return [];
   const meta = (name: string) => namespaced(name, ctx, labels(values, { app: values.gateway.name }), createdBy(values));
   return [
-    server(meta('linkerd-gateway'), { matchLabels: { app: values.gateway.name } }, 'linkerd-proxy'),
+    server(meta('linkerd-gateway'), { matchLabels: { app: values.gateway.name } }, PROXY_PORT_NAME),
     authorizationPolicy(meta('linkerd-gateway'), 'linkerd-gateway', [
       policyRef('MeshTLSAuthentication', 'any-meshed', ctx.namespace),
       policyRef('NetworkAuthentication', 'source-cluster', ctx.namespace),

@@ -7,6 +7,7 @@ import type { MulticlusterContext } from './context.js';
 import { createdBy, labels, namespaced } from './metadata.js';
 import { serviceAccount } from './rbac.js';
 import { disruptionBudget, haStrategy, podSecurityContext, restrictedSecurityContext, scheduling } from './workload.js';
+import { EXTENSION_LABEL, INJECT_ANNOTATION } from '../../../../core/mesh/names.js';
 
 /*
  * The chart's gateway.yaml: the gateway Deployment (a pause container; the injected proxy is the
@@ -41,7 +42,7 @@ function gatewayDeployment(values: MulticlusterValues, ctx: MulticlusterContext)
         'app.kubernetes.io/version': values.linkerdVersion,
         component: 'gateway',
         app: g.name,
-        'linkerd.io/extension': 'multicluster',
+        [EXTENSION_LABEL]: 'multicluster',
         ...values.commonLabels,
       },
       name: g.name,
@@ -56,14 +57,14 @@ function gatewayDeployment(values: MulticlusterValues, ctx: MulticlusterContext)
         metadata: {
           annotations: {
             ...createdBy(values),
-            'linkerd.io/inject': 'enabled',
+            [INJECT_ANNOTATION]: 'enabled',
             'config.linkerd.io/proxy-require-identity-inbound-ports': String(g.port),
             'config.linkerd.io/enable-gateway': 'true',
             'config.linkerd.io/default-inbound-policy': 'all-authenticated',
             'cluster-autoscaler.kubernetes.io/safe-to-evict': 'true',
             ...g.deploymentAnnotations,
           },
-          labels: { app: g.name, 'linkerd.io/extension': 'multicluster', ...values.podLabels },
+          labels: { app: g.name, [EXTENSION_LABEL]: 'multicluster', ...values.podLabels },
         },
         spec,
       },
@@ -75,7 +76,7 @@ function gatewayDisruptionBudget(values: MulticlusterValues, ctx: MulticlusterCo
   if (!values.enablePodAntiAffinity) return [];
   const g = values.gateway;
   return [
-    disruptionBudget(namespaced(g.name, ctx, { app: g.name, 'linkerd.io/extension': 'multicluster', ...values.commonLabels }, createdBy(values)), {
+    disruptionBudget(namespaced(g.name, ctx, { app: g.name, [EXTENSION_LABEL]: 'multicluster', ...values.commonLabels }, createdBy(values)), {
       app: g.name,
     }),
   ];

@@ -9,6 +9,7 @@ import type { MulticlusterContext } from './context.js';
 import { createdBy, labels, namespaced } from './metadata.js';
 import { clusterRole, clusterRoleBinding, rule, serviceAccount } from './rbac.js';
 import { disruptionBudget, envList, haStrategy, mirrorPodAnnotations, podSecurityContext, restrictedSecurityContext, scheduling } from './workload.js';
+import { EXTENSION_LABEL } from '../../../../core/mesh/names.js';
 
 /*
  * The chart's local-service-mirror.yaml: the service mirror that watches this cluster itself, for
@@ -73,7 +74,7 @@ function localMirrorDeployment(values: MulticlusterValues, ctx: MulticlusterCont
       template: {
         metadata: {
           annotations: mirrorPodAnnotations(values.podAnnotations),
-          labels: { 'linkerd.io/extension': 'multicluster', ...own, ...values.podLabels },
+          labels: { [EXTENSION_LABEL]: 'multicluster', ...own, ...values.podLabels },
         },
         spec,
       },

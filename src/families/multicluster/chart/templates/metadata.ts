@@ -1,11 +1,12 @@
 import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import type { MulticlusterValues } from '../values.js';
 import type { MulticlusterContext } from './context.js';
+import { CREATED_BY_ANNOTATION, EXTENSION_LABEL } from '../../../../core/mesh/names.js';
 
 /** The label every multicluster object carries; `check`, `uninstall` and `linkerd check` select on it. */
-export const EXTENSION_LABEL = 'linkerd.io/extension';
+export { EXTENSION_LABEL };
 export const EXTENSION = 'multicluster';
-export const CREATED_BY = 'linkerd.io/created-by';
+export const CREATED_BY = CREATED_BY_ANNOTATION;
 export const CLUSTER_NAME_LABEL = 'mirror.linkerd.io/cluster-name';
 
 /** The chart's `partials.annotations.created-by`: `cliVersion`, else `linkerd/helm <linkerdVersion>`. */

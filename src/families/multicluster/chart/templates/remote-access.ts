@@ -4,6 +4,7 @@ import type { MulticlusterValues } from '../values.js';
 import type { MulticlusterContext } from './context.js';
 import { createdBy, labels, namespaced } from './metadata.js';
 import { clusterRole, clusterRoleBinding, rule, serviceAccount } from './rbac.js';
+import { LINKERD_CONFIG } from '../../../../core/mesh/names.js';
 
 /*
  * The chart's remote-access-service-mirror-rbac.yaml: for each remote-access name, the identity a
@@ -27,7 +28,7 @@ function remoteAccessRules() {
     rule([''], ['pods', 'endpoints', 'services'], readOnly),
     rule(['discovery.k8s.io'], ['endpointslices'], readOnly),
     rule(['policy.linkerd.io'], ['servers'], readOnly),
-    rule([''], ['configmaps'], ['get'], ['linkerd-config']),
+    rule([''], ['configmaps'], ['get'], [LINKERD_CONFIG]),
     rule([''], ['events'], ['create', 'patch']),
   ];
 }

@@ -3,6 +3,7 @@ import type { MulticlusterValues } from '../values.js';
 import type { MulticlusterContext } from './context.js';
 import { EXTENSION, EXTENSION_LABEL, labels, namespaced } from './metadata.js';
 import { type PolicyObject, authorizationPolicy, server } from './policy.js';
+import { ADMIN_PORT_NAME } from '../../../../core/mesh/names.js';
 
 /*
  * The chart's service-mirror-policy.yaml: the admin ports of the extension's pods (proxies and the
@@ -19,7 +20,7 @@ interface AdminServer {
 }
 
 const ADMIN_SERVERS: readonly AdminServer[] = [
-  { name: 'linkerd-admin', podSelector: { matchLabels: { [EXTENSION_LABEL]: EXTENSION } }, port: 'linkerd-admin' },
+  { name: ADMIN_PORT_NAME, podSelector: { matchLabels: { [EXTENSION_LABEL]: EXTENSION } }, port: ADMIN_PORT_NAME },
   { name: 'service-mirror', component: 'linkerd-service-mirror', podSelector: { matchLabels: { component: 'linkerd-service-mirror' } }, port: 'svcmi-admin' },
   { name: 'controller', component: 'controller', podSelector: { matchLabels: { component: 'controller' } }, port: 'ctrl-admin' },
   {

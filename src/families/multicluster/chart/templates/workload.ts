@@ -2,6 +2,7 @@ import type { DeploymentStrategy } from 'kubernetes-types/apps/v1.js';
 import type { EnvVar, PodSecurityContext, SecurityContext, Toleration } from 'kubernetes-types/core/v1.js';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
 import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
+import { INJECT_ANNOTATION } from '../../../../core/mesh/names.js';
 
 /** Every multicluster container runs unprivileged, read-only, with every capability dropped. */
 export function restrictedSecurityContext(uid: number, gid: number): SecurityContext {
@@ -28,7 +29,7 @@ export function haStrategy(): DeploymentStrategy {
 /** Pod annotations the service mirrors share: injected, evictable, and no wait before exit. */
 export function mirrorPodAnnotations(extra: Record<string, string>): Record<string, string> {
   return {
-    'linkerd.io/inject': 'enabled',
+    [INJECT_ANNOTATION]: 'enabled',
     'cluster-autoscaler.kubernetes.io/safe-to-evict': 'true',
     'config.alpha.linkerd.io/proxy-wait-before-exit-seconds': '0',
     ...extra,
