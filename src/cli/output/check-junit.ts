@@ -1,6 +1,7 @@
 import type { CheckReport, CheckResult } from '../../core/check/index.js';
 
-const escape = (s: string) =>
+/** Text made safe inside XML attributes and elements (shared by every JUnit printer). */
+export const xmlEscape = (s: string): string =>
   s
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
@@ -39,12 +40,12 @@ export function checkJunit(report: CheckReport, o: { failOnWarning: boolean }): 
       const message = (r.error ?? '').split('\n')[0] ?? '';
       cases.push({
         ...base,
-        body: `<failure type="${r.status === 'warning' ? 'warning' : r.severity}" message="${escape(message)}">${escape(detail(r))}</failure>`,
+        body: `<failure type="${r.status === 'warning' ? 'warning' : r.severity}" message="${xmlEscape(message)}">${xmlEscape(detail(r))}</failure>`,
         failed: true,
         skipped: false,
       });
     } else if (r.status === 'warning') {
-      cases.push({ ...base, body: `<system-out>${escape(`warning: ${detail(r)}`)}</system-out>`, failed: false, skipped: false });
+      cases.push({ ...base, body: `<system-out>${xmlEscape(`warning: ${detail(r)}`)}</system-out>`, failed: false, skipped: false });
     } else {
       cases.push({ ...base, body: '', failed: false, skipped: false });
     }
@@ -76,10 +77,10 @@ export function checkJunit(report: CheckReport, o: { failOnWarning: boolean }): 
   for (const [category, list] of suites) {
     const t = total(list);
     lines.push(
-      `  <testsuite name="${escape(category)}" tests="${t.tests}" failures="${t.failures}" errors="0" skipped="${t.skipped}" time="${seconds(t.ms)}">`,
+      `  <testsuite name="${xmlEscape(category)}" tests="${t.tests}" failures="${t.failures}" errors="0" skipped="${t.skipped}" time="${seconds(t.ms)}">`,
     );
     for (const c of list) {
-      const open = `    <testcase classname="linkerd-check.${escape(c.category)}" name="${escape(c.name)}" time="${seconds(c.ms)}"`;
+      const open = `    <testcase classname="linkerd-check.${xmlEscape(c.category)}" name="${xmlEscape(c.name)}" time="${seconds(c.ms)}"`;
       lines.push(c.body === '' ? `${open}/>` : `${open}>${c.body}</testcase>`);
     }
     lines.push('  </testsuite>');

@@ -1,3 +1,4 @@
+import { xmlEscape as escape } from '../../../cli/output/check-junit.js';
 import { SEVERITY_RANK, type Finding, type Severity } from '../finding.js';
 
 /*
@@ -7,16 +8,6 @@ import { SEVERITY_RANK, type Finding, type Severity } from '../finding.js';
  * message per case: a resource with three findings would show only the first. A clean run has one
  * passing case, so the suite is never empty.
  */
-
-const escape = (s: string) =>
-  s
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    // XML 1.0 forbids most control characters even escaped.
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 
 export function findingsJunit(findings: readonly Finding[], failOn: Severity): string {
   const failing = (f: Finding) => SEVERITY_RANK[f.severity] <= SEVERITY_RANK[failOn];
