@@ -1,21 +1,9 @@
 import type { DeploymentStrategy } from 'kubernetes-types/apps/v1.js';
-import type { EnvVar, PodSecurityContext, SecurityContext, Toleration } from 'kubernetes-types/core/v1.js';
+import type { EnvVar, PodSecurityContext, Toleration } from 'kubernetes-types/core/v1.js';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
 import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import { INJECT_ANNOTATION } from '../../../../core/mesh/names.js';
-
-/** Every multicluster container runs unprivileged, read-only, with every capability dropped. */
-export function restrictedSecurityContext(uid: number, gid: number): SecurityContext {
-  return {
-    allowPrivilegeEscalation: false,
-    capabilities: { drop: ['ALL'] },
-    readOnlyRootFilesystem: true,
-    runAsNonRoot: true,
-    runAsUser: uid,
-    runAsGroup: gid,
-    seccompProfile: { type: 'RuntimeDefault' },
-  };
-}
+export { restrictedSecurityContext } from '../../../../../templates/shared/securityContext.js';
 
 export function podSecurityContext(): PodSecurityContext {
   return { seccompProfile: { type: 'RuntimeDefault' } };

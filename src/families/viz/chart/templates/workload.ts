@@ -19,6 +19,9 @@ import type { VizValues } from '../values.js';
 import type { VizContext } from './context.js';
 import { type VizComponent, componentSelector, createdByAnnotation, namespacedMeta, vizLabels } from './meta.js';
 import { INJECT_ANNOTATION } from '../../../../core/mesh/names.js';
+import { restrictedSecurityContext } from '../../../../../templates/shared/securityContext.js';
+
+export { restrictedSecurityContext };
 
 /*
  * What the viz Deployments and Services share. Unlike the control plane, viz pods are not rendered
@@ -42,19 +45,6 @@ export function pullPolicy(values: VizValues, image: ImageValues): string {
 /** Helm's `default` treats 0 as unset, so `UID: 0` falls back to the default too. */
 function orDefault(v: number | null | undefined, fallback: number): number {
   return v || fallback;
-}
-
-/** The viz containers run unprivileged, read-only, with every capability dropped. */
-export function restrictedSecurityContext(uid: number, gid: number): SecurityContext {
-  return {
-    allowPrivilegeEscalation: false,
-    capabilities: { drop: ['ALL'] },
-    readOnlyRootFilesystem: true,
-    runAsNonRoot: true,
-    runAsUser: uid,
-    runAsGroup: gid,
-    seccompProfile: { type: 'RuntimeDefault' },
-  };
 }
 
 /** A component's UID/GID, else defaultUID/defaultGID. */
