@@ -54,6 +54,41 @@ function certExpiringSoon(ctx: CheckContext, c: Cert, prefix: string): CheckOutc
   return e ? fail(`${prefix} ${e.message}`, { escalate: e.escalate }) : pass();
 }
 
+/** A serving certificate with the chain it was presented with. */
+export interface ServingCert {
+  leaf: Cert;
+  chain: Cert[];
+}
+
+/**
+ * linkerd's CheckCertAndAnchors: every anchor within its validity, the serving certificate too, and
+ * issued by them for `dnsName` (the webhooks' and extensions' APIService/webhook certificates).
+ */
+export async function certAndAnchorsOutcome(ctx: CheckContext, anchors: Cert[], cert: ServingCert, dnsName: string): Promise<CheckOutcome> {
+  const now = ctx.now();
+  const expired = anchors.flatMap((a) => {
+    const p = validityProblem(a.info, now);
+    return p ? [listed(a, p)] : [];
+  });
+  if (expired.length > 0) return fail(`anchors not within their validity period:\n\t${expired.join('\n\t')}`);
+  const p = validityProblem(cert.leaf.info, now);
+  if (p) return fail(`certificate is ${p}`);
+  const v = await verifyChain(
+    cert.leaf.cert,
+    cert.chain.map((c) => c.cert),
+    anchors.map((a) => a.cert),
+    now,
+    { dnsName },
+  );
+  return v.ok ? pass() : fail(`cert is not issued by the trust anchor: ${describeChainFailure(v, cert.leaf.cert, now)}`);
+}
+
+/** linkerd's CheckCertAndAnchorsExpiringSoon: the chain's anchors, then the certificate. */
+export function certAndAnchorsExpiringSoon(ctx: CheckContext, cert: ServingCert): CheckOutcome {
+  const anchors = anchorsExpiringSoon(ctx, cert.chain);
+  return anchors.kind === 'fail' ? anchors : certExpiringSoon(ctx, cert.leaf, 'certificate');
+}
+
 export const IDENTITY_CHECKS: CheckDefinition[] = [
   {
     id: 'L5D1801',
@@ -230,7 +265,7 @@ function credsFrom(secret: Secret, name: string, crtKey: string, keyKey: string)
   return credentialsOf(crt, key);
 }
 
-async function servingCert(ctx: CheckContext, hook: Webhook): Promise<{ leaf: Cert; chain: Cert[] }> {
+async function servingCert(ctx: CheckContext, hook: Webhook): Promise<ServingCert> {
   const ns = ctx.options.controlPlaneNamespace;
   const secret = await ctx.find('secrets', hook.secret, ns);
   if (secret) return credsFrom(secret, hook.secret, 'tls.crt', 'tls.key');
@@ -255,23 +290,7 @@ function webhookChecks(hook: Webhook, validId: string, expiryId: string): CheckD
         try {
           const anchors = await caBundle(ctx, hook);
           const cert = await servingCert(ctx, hook);
-          const now = ctx.now();
-          const expired = anchors.flatMap((a) => {
-            const p = validityProblem(a.info, now);
-            return p ? [listed(a, p)] : [];
-          });
-          if (expired.length > 0) return fail(`anchors not within their validity period:\n\t${expired.join('\n\t')}`);
-          const p = validityProblem(cert.leaf.info, now);
-          if (p) return fail(`certificate is ${p}`);
-          const dnsName = `linkerd-${hook.name}.${ctx.options.controlPlaneNamespace}.svc`;
-          const v = await verifyChain(
-            cert.leaf.cert,
-            cert.chain.map((c) => c.cert),
-            anchors.map((a) => a.cert),
-            now,
-            { dnsName },
-          );
-          return v.ok ? pass() : fail(`cert is not issued by the trust anchor: ${describeChainFailure(v, cert.leaf.cert, now)}`);
+          return await certAndAnchorsOutcome(ctx, anchors, cert, `linkerd-${hook.name}.${ctx.options.controlPlaneNamespace}.svc`);
         } catch (e) {
           const s = notInstalled(e);
           if (s) return s;
@@ -288,9 +307,7 @@ function webhookChecks(hook: Webhook, validId: string, expiryId: string): CheckD
       retryable: false,
       async run(ctx) {
         try {
-          const cert = await servingCert(ctx, hook);
-          const anchors = anchorsExpiringSoon(ctx, cert.chain);
-          return anchors.kind === 'fail' ? anchors : certExpiringSoon(ctx, cert.leaf, 'certificate');
+          return certAndAnchorsExpiringSoon(ctx, await servingCert(ctx, hook));
         } catch (e) {
           const s = notInstalled(e);
           if (s) return s;

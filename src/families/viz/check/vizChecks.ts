@@ -1,12 +1,12 @@
 import type { Pod, Secret } from 'kubernetes-types/core/v1.js';
 import type { CheckContext } from '../../../core/check/context.js';
 import { credentialsOf, decodeBundle, notFound, type Cert } from '../../../core/check/facts.js';
+import { certAndAnchorsExpiringSoon, certAndAnchorsOutcome } from '../../../core/check/checks/certificates.js';
 import { checkPodsRunning, proxiesMatchCli, proxiesUpToDate, staleTrustBundles } from '../../../core/check/checks/dataPlane.js';
 import { podStatus } from '../../../core/check/pods.js';
 import { fail, pass, skip, type CheckDefinition, type CheckOutcome, type TerminalState } from '../../../core/check/types.js';
 import { proxyContainer } from '../../../core/mesh/proxyContainer.js';
 import { CONTROL_PLANE_NS_LABEL } from '../../../core/mesh/names.js';
-import { describeChainFailure, expiringSoon, validityProblem, verifyChain } from '../../../core/pki/index.js';
 import { externalPrometheus, missingDeployment, vizNamespace, vizNamespaceObject, vizPods } from './facts.js';
 
 /*
@@ -57,43 +57,18 @@ async function tapApiService(ctx: CheckContext) {
   return service;
 }
 
-const listed = (c: Cert, why: string) => `* ${c.info.serialDecimal} ${c.info.subjectCN} ${why}`;
 
 /** linkerd's CheckCertAndAnchors for tap's certificate against the APIService's caBundle. */
 async function tapCertValid(ctx: CheckContext): Promise<CheckOutcome> {
   const service = await tapApiService(ctx);
   const anchors = decodeBundle(Buffer.from(service.spec?.caBundle ?? '', 'base64').toString('utf8'));
   const cert = await tapCredentials(ctx);
-  const now = ctx.now();
-  const expired = anchors.flatMap((a) => {
-    const p = validityProblem(a.info, now);
-    return p ? [listed(a, p)] : [];
-  });
-  if (expired.length > 0) return fail(`anchors not within their validity period:\n\t${expired.join('\n\t')}`);
-  const p = validityProblem(cert.leaf.info, now);
-  if (p) return fail(`certificate is ${p}`);
-  const dnsName = `tap.${await vizNamespace(ctx)}.svc`;
-  const v = await verifyChain(
-    cert.leaf.cert,
-    cert.chain.map((c) => c.cert),
-    anchors.map((a) => a.cert),
-    now,
-    { dnsName },
-  );
-  return v.ok ? pass() : fail(`cert is not issued by the trust anchor: ${describeChainFailure(v, cert.leaf.cert, now)}`);
+  return certAndAnchorsOutcome(ctx, anchors, cert, `tap.${await vizNamespace(ctx)}.svc`);
 }
 
 /** linkerd's CheckCertAndAnchorsExpiringSoon. */
 async function tapCertNotExpiring(ctx: CheckContext): Promise<CheckOutcome> {
-  const { leaf, chain } = await tapCredentials(ctx);
-  const now = ctx.now();
-  const soon = chain.flatMap((a) => {
-    const e = expiringSoon(a.info, now);
-    return e ? [listed(a, e)] : [];
-  });
-  if (soon.length > 0) return fail(`Anchors expiring soon:\n\t${soon.join('\n\t')}`);
-  const e = expiringSoon(leaf.info, now);
-  return e ? fail(`certificate ${e}`) : pass();
+  return certAndAnchorsExpiringSoon(ctx, await tapCredentials(ctx));
 }
 
 /** linkerd's CheckAPIService: the `Available` condition, `<Reason>: <Message>` when it is not True. */
