@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import * as z from 'zod';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { addValueFlags, readSetFlags } from '../../../src/cli/flags/valueFlags.js';
 import {
   applyChartFlags,
@@ -146,6 +146,7 @@ describe('a second chart through the same engine', () => {
 
   it('reads -f files and --set-file from disk, and renders its templates with its values', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tiny-chart-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     writeFileSync(join(dir, 'values.yaml'), 'greeting: from-file\nlabels:\n  team: a\n');
     writeFileSync(join(dir, 'greeting.txt'), 'from --set-file');
     const { values } = await composeChartInputs(tinyChart, { valuesFiles: [join(dir, 'values.yaml')], flags: [{ name: 'replicas', value: '2' }] });
