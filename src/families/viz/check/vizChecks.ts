@@ -57,7 +57,6 @@ async function tapApiService(ctx: CheckContext) {
   return service;
 }
 
-
 /** linkerd's CheckCertAndAnchors for tap's certificate against the APIService's caBundle. */
 async function tapCertValid(ctx: CheckContext): Promise<CheckOutcome> {
   const service = await tapApiService(ctx);
