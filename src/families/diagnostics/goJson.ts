@@ -1,4 +1,4 @@
-import { mapLines, DEFAULT_STYLE, sortKeysDeep } from '../../core/manifest/emit.js';
+import { mapLines, DEFAULT_STYLE } from '../../core/manifest/emit.js';
 import type { GoJson, GoValue } from './proto/schema.js';
 
 /*
@@ -26,9 +26,9 @@ function write(v: GoValue, indent: string): string {
     if (v.length === 0) return '[]';
     return `[\n${v.map((item) => inner + write(item, inner)).join(',\n')}\n${indent}]`;
   }
-  const keys = Object.keys(v);
-  if (keys.length === 0) return '{}';
-  return `{\n${keys.map((k) => `${inner}${goString(k)}: ${write(v[k]!, inner)}`).join(',\n')}\n${indent}}`;
+  const entries = Object.entries(v);
+  if (entries.length === 0) return '{}';
+  return `{\n${entries.map(([k, x]) => `${inner}${goString(k)}: ${write(x, inner)}`).join(',\n')}\n${indent}}`;
 }
 
 /** json.MarshalIndent(m, "", "  "), without a trailing newline. */
@@ -36,17 +36,60 @@ export function goJsonIndent(m: GoJson): string {
   return write(m, '');
 }
 
-/** The JSON view made plain for YAML: bytes become their base64 text, as in the JSON. */
-function plain(v: GoValue): unknown {
+/**
+ * go-yaml v2's order of mapping keys (its keyList.Less): letters compare by code point, a
+ * non-letter sorts before a letter, runs of digits compare as numbers.
+ */
+export function goYamlKeyLess(a: string, b: string): boolean {
+  // Go compares runes: code points, not UTF-16 units.
+  const ar = Array.from(a);
+  const br = Array.from(b);
+  const isLetter = (c: string) => /\p{L}/u.test(c);
+  const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
+  for (let i = 0; i < ar.length && i < br.length; i++) {
+    const x = ar[i] ?? '';
+    const y = br[i] ?? '';
+    if (x === y) continue;
+    const xl = isLetter(x);
+    const yl = isLetter(y);
+    if (xl && yl) return x < y;
+    if (xl || yl) return yl;
+    let an = 0;
+    let bn = 0;
+    if (x === '0' || y === '0') {
+      for (let j = i - 1; j >= 0 && isDigit(ar[j]); j--) {
+        if (ar[j] !== '0') {
+          an = 1;
+          bn = 1;
+          break;
+        }
+      }
+    }
+    let ai = i;
+    let bi = i;
+    for (; ai < ar.length && isDigit(ar[ai]); ai++) an = an * 10 + Number(ar[ai]);
+    for (; bi < br.length && isDigit(br[bi]); bi++) bn = bn * 10 + Number(br[bi]);
+    if (an !== bn) return an < bn;
+    if (ai !== bi) return ai < bi;
+    return x < y;
+  }
+  return ar.length < br.length;
+}
+
+/** The JSON view as go-yaml sees it after reading the JSON back: keys sorted, bytes as base64 text. */
+function yamlView(v: GoValue): unknown {
   if (v instanceof Uint8Array) return Buffer.from(v).toString('base64');
-  if (Array.isArray(v)) return v.map(plain);
-  if (typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
+  if (Array.isArray(v)) return v.map(yamlView);
+  if (typeof v === 'object') {
+    const entries = Object.entries(v).sort(([a], [b]) => (goYamlKeyLess(a, b) ? -1 : goYamlKeyLess(b, a) ? 1 : 0));
+    return Object.fromEntries(entries.map(([k, x]) => [k, yamlView(x)]));
+  }
   return v;
 }
 
 /** sigs.k8s.io/yaml.Marshal(m): block YAML, keys sorted, ending in a newline (`{}` for nothing). */
 export function goYaml(m: GoJson): string {
-  const sorted = sortKeysDeep(plain(m)) as Parameters<typeof mapLines>[0];
-  if (Object.keys(sorted).length === 0) return '{}\n';
-  return mapLines(sorted, 0, DEFAULT_STYLE).join('\n') + '\n';
+  const view = yamlView(m) as Parameters<typeof mapLines>[0];
+  if (Object.keys(view).length === 0) return '{}\n';
+  return mapLines(view, 0, DEFAULT_STYLE).join('\n') + '\n';
 }

@@ -13,6 +13,8 @@ const POLICY_PORT = 8090;
 /** The real CLI waits as long as the server takes; we wait at most this. */
 const DEADLINE_MS = 30_000;
 
+const Operands = z.tuple([z.string(), z.string()]);
+
 const Options = z.object({
   destinationPod: z.string().default(''),
   token: z.string().default('default:diagnostics'),
@@ -53,7 +55,7 @@ export const policy: CommandSpec = {
       throw new UserError(e instanceof Error ? e.message : String(e), { cause: e });
     }
     try {
-      const target = parsePolicyArgs(String(args[0] ?? ''), String(args[1] ?? ''), o.namespace, o.token);
+      const target = parsePolicyArgs(...Operands.parse(args), o.namespace, o.token);
       const result = await queryPolicy(conn.client, target, DEADLINE_MS);
       // The output format is checked after the call, as in the real command.
       if (o.output === 'json') io.stdout.write(goJsonIndent(result));

@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { UserError } from '../../core/errors.js';
 import type { CommandSpec } from '../../cli/kit/command.js';
 
 /*
@@ -28,8 +27,7 @@ export const profile: CommandSpec = {
   ],
   run: async ({ args, flags, globals, io }) => {
     const o = Options.parse(flags);
-    const address = String(args[0] ?? '');
-    if (!address) throw new UserError('accepts 1 arg(s), received 0');
+    const [address] = z.tuple([z.string()]).parse(args);
     const [{ controllerGrpc }, { firstOfStream }, messages, { goJsonIndent }] = await Promise.all([
       import('./connect.js'),
       import('./rpc.js'),

@@ -1,4 +1,4 @@
-import type { Client, ServiceError } from '@grpc/grpc-js';
+import { status, type Client, type ServiceError } from '@grpc/grpc-js';
 import { decode, encode, type GoJson, type MessageDef } from './proto/schema.js';
 
 /*
@@ -40,7 +40,7 @@ export class RpcError extends Error {
 
 function rpcError(e: ServiceError, deadlineMs: number): RpcError {
   // A deadline of ours reads as Go's expired context.
-  if (e.code === 4 && /^Deadline exceeded/i.test(e.details)) return new RpcError(4, 'context deadline exceeded');
+  if (e.code === status.DEADLINE_EXCEEDED && /^Deadline exceeded/i.test(e.details)) return new RpcError(4, 'context deadline exceeded');
   return new RpcError(e.code, e.details || e.message || `no answer within ${deadlineMs} ms`);
 }
 

@@ -48,8 +48,16 @@ const PathMatch: MessageDef = msg('PathMatch', [
   f(2, 'prefix', 'string', oneof('kind')),
   f(3, 'regex', 'string', oneof('kind')),
 ]);
-export const HeaderMatch: MessageDef = msg('HeaderMatch', [f(1, 'name', 'string'), f(2, 'exact', 'bytes', oneof('value')), f(3, 'regex', 'string', oneof('value'))]);
-const QueryParamMatch: MessageDef = msg('QueryParamMatch', [f(1, 'name', 'string'), f(2, 'exact', 'string', oneof('value')), f(3, 'regex', 'string', oneof('value'))]);
+export const HeaderMatch: MessageDef = msg('HeaderMatch', [
+  f(1, 'name', 'string'),
+  f(2, 'exact', 'bytes', oneof('value')),
+  f(3, 'regex', 'string', oneof('value')),
+]);
+const QueryParamMatch: MessageDef = msg('QueryParamMatch', [
+  f(1, 'name', 'string'),
+  f(2, 'exact', 'string', oneof('value')),
+  f(3, 'regex', 'string', oneof('value')),
+]);
 export const HttpRouteMatch: MessageDef = msg('HttpRouteMatch', [
   f(1, 'path', () => PathMatch),
   f(2, 'headers', () => HeaderMatch, list),
@@ -149,7 +157,10 @@ export const DestinationProfile: MessageDef = msg('DestinationProfile', [
 export const PortSpec: MessageDef = msg('PortSpec', [f(1, 'workload', 'string'), f(2, 'port', 'uint32')]);
 const Identity: MessageDef = msg('Identity', [f(1, 'name', 'string')]);
 const IdentitySuffix: MessageDef = msg('IdentitySuffix', [f(1, 'parts', 'string', list)]);
-const PermitClientIdentities: MessageDef = msg('PermitClientIdentities', [f(1, 'identities', () => Identity, list), f(2, 'suffixes', () => IdentitySuffix, list)]);
+const PermitClientIdentities: MessageDef = msg('PermitClientIdentities', [
+  f(1, 'identities', () => Identity, list),
+  f(2, 'suffixes', () => IdentitySuffix, list),
+]);
 const PermitUnauthenticated: MessageDef = EMPTY('PermitUnauthenticated');
 const PermitMeshTLS: MessageDef = msg('PermitMeshTLS', [
   f(1, 'unauthenticated', () => PermitUnauthenticated, oneof('clients')),
@@ -304,8 +315,7 @@ const OpaqueDistribution = distribution(OpaqueRouteBackend);
 const OpaqueRule: MessageDef = msg('Rule', [f(1, 'backends', () => OpaqueDistribution)]);
 const OpaqueRoute: MessageDef = msg('OpaqueRoute', [f(1, 'metadata', () => Metadata), f(3, 'rules', () => OpaqueRule, list)]);
 const OutboundOpaque: MessageDef = msg('Opaque', [f(1, 'routes', () => OpaqueRoute, list)]);
-const OutboundHttp = (name: string): MessageDef =>
-  msg(name, [f(1, 'routes', () => OutboundHttpRoute, list), f(2, 'failure_accrual', () => FailureAccrual)]);
+const OutboundHttp = (name: string): MessageDef => msg(name, [f(1, 'routes', () => OutboundHttpRoute, list), f(2, 'failure_accrual', () => FailureAccrual)]);
 const OutboundGrpc: MessageDef = msg('Grpc', [f(1, 'routes', () => OutboundGrpcRoute, list), f(2, 'failure_accrual', () => FailureAccrual)]);
 const OutboundHttp1 = OutboundHttp('Http1');
 const OutboundHttp2 = OutboundHttp('Http2');

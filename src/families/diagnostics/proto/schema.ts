@@ -48,7 +48,7 @@ export class ProtoDecodeError extends Error {}
 export function goName(protoName: string): string {
   return protoName
     .split('_')
-    .map((p) => (p ? p[0]!.toUpperCase() + p.slice(1) : '_'))
+    .map((p) => (p ? p.charAt(0).toUpperCase() + p.slice(1) : '_'))
     .join('');
 }
 
@@ -168,7 +168,9 @@ function readMessage(r: BinaryReader, def: MessageDef, end: number, depth: numbe
     const slot = raw.get(f.no);
     if (!slot) continue;
     if (f.map) {
-      if (Object.keys(slot.map).length) out[f.name] = slot.map;
+      // Go's encoding/json writes a map's keys sorted.
+      const entries = Object.entries(slot.map).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      if (entries.length) out[f.name] = Object.fromEntries(entries);
     } else if (f.repeated) {
       if (slot.list.length) out[f.name] = slot.list;
     } else if (slot.last !== undefined && (typeof f.type === 'function' || !isZero(slot.last))) out[f.name] = slot.last;
@@ -207,7 +209,7 @@ function writeScalar(w: BinaryWriter, no: number, t: ScalarType, v: GoValue): vo
   w.tag(no, WIRE[t]);
   switch (t) {
     case 'string':
-      w.string(String(v));
+      w.string(typeof v === 'string' ? v : '');
       break;
     case 'bytes':
       w.bytes(v as Uint8Array);
