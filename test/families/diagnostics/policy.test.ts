@@ -100,6 +100,9 @@ const PROFILE: GoJson = {
   dst_overrides: [{ authority: 'books.booksapp.svc.cluster.local.:8080', weight: 10000 }],
 };
 
+/** Answered as bytes that are no Server (a length running past the end). */
+const GARBAGE: GoJson = { garbage: true };
+
 const asked: Array<{ method: string; req: GoJson }> = [];
 
 function unaryHandler(method: string, answer: (req: GoJson) => GoJson | grpc.ServiceError | 'hang') {
@@ -117,6 +120,7 @@ const status = (code: grpc.status, details: string): grpc.ServiceError => Object
 function inboundAnswer(req: GoJson): GoJson | grpc.ServiceError | 'hang' {
   if (!req.port || Number(req.port) > 65535) return status(grpc.status.INVALID_ARGUMENT, `Invalid port: ${Number(req.port ?? 0)}`);
   if (req.workload === 'emojivoto:slow') return 'hang';
+  if (req.workload === 'emojivoto:garbage') return GARBAGE;
   if (req.workload !== 'emojivoto:emoji-6d66d87995-bvrnn') return status(grpc.status.NOT_FOUND, 'unknown server');
   return INBOUND;
 }
@@ -131,7 +135,7 @@ const register = (server: grpc.Server, method: string, req: MessageDef, res: Mes
   server.register(
     method,
     handler,
-    (x: GoJson) => encode(res, x),
+    (x: GoJson) => (x === GARBAGE ? Buffer.from([0x0a, 0x7f, 0x01]) : encode(res, x)),
     (b: Buffer) => decode(req, b),
     type,
   );
@@ -268,6 +272,25 @@ describe('linkerd diagnostics policy / profile (loopback gRPC controllers behind
     const down = await policyCli('--destination-pod', 'linkerd-destination-5d8-zz-down', '-n', 'emojivoto', 'po/emoji-6d66d87995-bvrnn', '8080');
     expect([down.code, down.stdout]).toEqual([1, '']);
     expect(down.stderr).toMatch(/^Error: rpc error: code = Unavailable desc = .+\n$/);
+  });
+
+  it('uses --destination-pod when given, and keeps the Go field order of outbound messages in JSON', async () => {
+    const r = await policyCli('--destination-pod', 'linkerd-destination-5d8-x', '-n', 'emojivoto', 'svc/emoji-svc', '8080', '-o', 'json');
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const doc = JSON.parse(r.stdout) as {
+      protocol: {
+        Kind: { Detect: { http1: { routes: Array<{ rules: Array<{ backends: { Kind: { FirstAvailable: { backends: Array<{ backend: object }> } } } }> }> } } };
+      };
+    };
+    const backend = doc.protocol.Kind.Detect.http1.routes[0]?.rules[0]?.backends.Kind.FirstAvailable.backends[0]?.backend ?? {};
+    expect(Object.keys(backend)).toEqual(['metadata', 'Kind', 'queue']);
+    expect(Object.keys(doc)).toEqual(['protocol', 'metadata']);
+  });
+
+  it('refuses an answer that is not the message it should be, in one line', async () => {
+    const r = await policyCli('-n', 'emojivoto', 'po/garbage', '8080');
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toMatch(/^Error: rpc error: code = Internal desc = .+\n$/);
   });
 
   it('reports a control plane without a running destination pod', async () => {
