@@ -28,6 +28,7 @@ export const viz: FamilyDeclaration = {
         { name: 'install', summary: 'Output Kubernetes resources to install linkerd-viz extension', load: () => import('./commands/install.js') },
         { name: 'list', summary: 'Lists which pods can be tapped', load: () => import('./commands/list.js') },
         { name: 'prune', summary: 'Output extraneous Kubernetes resources in the linkerd-viz extension', load: () => import('./commands/prune.js') },
+        { name: 'stat', summary: 'Display traffic stats about one or many resources', load: () => import('./commands/stat.js') },
         { name: 'uninstall', summary: 'Output Kubernetes resources to uninstall the linkerd-viz extension', load: () => import('./commands/uninstall.js') },
       ],
     },
