@@ -25,9 +25,11 @@ export const viz: FamilyDeclaration = {
       subcommands: [
         { name: 'allow-scrapes', summary: 'Output Kubernetes resources to authorize Prometheus scrapes', load: () => import('./commands/allow-scrapes.js') },
         { name: 'check', summary: 'Check the Linkerd Viz extension for potential problems', load: () => import('./commands/check.js') },
+        { name: 'edges', summary: 'Display connections between resources, and Linkerd proxy identities', load: () => import('./commands/edges.js') },
         { name: 'install', summary: 'Output Kubernetes resources to install linkerd-viz extension', load: () => import('./commands/install.js') },
         { name: 'list', summary: 'Lists which pods can be tapped', load: () => import('./commands/list.js') },
         { name: 'prune', summary: 'Output extraneous Kubernetes resources in the linkerd-viz extension', load: () => import('./commands/prune.js') },
+        { name: 'routes', summary: 'Display route stats', load: () => import('./commands/routes.js') },
         { name: 'stat', summary: 'Display traffic stats about one or many resources', load: () => import('./commands/stat.js') },
         { name: 'uninstall', summary: 'Output Kubernetes resources to uninstall the linkerd-viz extension', load: () => import('./commands/uninstall.js') },
       ],
