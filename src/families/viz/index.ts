@@ -24,6 +24,7 @@ export const viz: FamilyDeclaration = {
       load: () => Promise.resolve({ command: vizRoot }),
       subcommands: [
         { name: 'allow-scrapes', summary: 'Output Kubernetes resources to authorize Prometheus scrapes', load: () => import('./commands/allow-scrapes.js') },
+        { name: 'authz', summary: 'Display stats for server authorizations for a resource', load: () => import('./commands/authz.js') },
         { name: 'check', summary: 'Check the Linkerd Viz extension for potential problems', load: () => import('./commands/check.js') },
         { name: 'edges', summary: 'Display connections between resources, and Linkerd proxy identities', load: () => import('./commands/edges.js') },
         { name: 'install', summary: 'Output Kubernetes resources to install linkerd-viz extension', load: () => import('./commands/install.js') },
