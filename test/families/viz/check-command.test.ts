@@ -281,6 +281,20 @@ describe('linkerd check with viz installed', () => {
       categories: Array<{ categoryName: string; checks: Array<{ id?: string }> }>;
     };
     const viz = json.categories.find((c) => c.categoryName === 'linkerd-viz');
+    s.resetRequests();
+    const direct = await linkerd([
+      'check',
+      '--expected-version',
+      'edge-26.9.1',
+      '--only',
+      'linkerd-viz',
+      '--api-addr',
+      metrics.address,
+      '--kubeconfig',
+      s.kubeconfigPath,
+    ]);
+    expect(direct.stdout).toContain('√ viz extension self-check\n');
+    expect(s.requests.some((q) => q.path.endsWith('/portforward'))).toBe(false);
     expect(viz?.checks.map((c) => c.id).slice(0, 3)).toEqual(['L5D5001', 'L5D5002', 'L5D5003']);
   });
 });

@@ -17,8 +17,6 @@ export const EXTERNAL_PROMETHEUS = 'viz.linkerd.io/external-prometheus';
 export interface VizCheckOptions {
   /** `--viz-namespace`: where viz is, instead of finding it by label. */
   vizNamespace?: string;
-  /** `--api-addr`: the metrics API at this address instead of a port-forward. */
-  apiAddr?: string;
 }
 
 declare module '../../../core/check/family.js' {
@@ -85,7 +83,7 @@ export async function metricsApiPodName(ctx: CheckContext): Promise<string> {
 
 /** One metrics-API session for a check: opened (port-forward or `--api-addr`), used, closed. */
 export async function withMetricsApi<T>(ctx: CheckContext, use: (api: MetricsApi) => Promise<T>): Promise<T> {
-  const addr = ctx.options.families?.viz?.apiAddr;
+  const addr = ctx.options.apiAddr;
   const api = addr ? metricsApiAt(addr) : await metricsApiOfPod(await ctx.client(), await vizNamespace(ctx), await metricsApiPodName(ctx));
   try {
     return await use(api);

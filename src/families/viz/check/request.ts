@@ -38,6 +38,7 @@ export function vizCheckRequest(f: VizCheckFlags): CheckRequest {
     timeoutMs: DEFAULT_TIMEOUT_MS,
     waitMs: f.waitMs,
     env: f.env,
-    families: { viz: { vizNamespace: f.vizNamespace || undefined, apiAddr: f.apiAddr || undefined } },
+    apiAddr: f.apiAddr || undefined,
+    families: { viz: { vizNamespace: f.vizNamespace || undefined } },
   };
 }

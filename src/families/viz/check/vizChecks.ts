@@ -85,7 +85,7 @@ function podsInjected(pods: readonly Pod[]): CheckOutcome {
 
 /** What the metrics-API client needs before it can port-forward: a Running pod of `metrics-api`. */
 async function metricsApiPod(ctx: CheckContext): Promise<CheckOutcome> {
-  if (ctx.options.families?.viz?.apiAddr) return pass();
+  if (ctx.options.apiAddr) return pass();
   await metricsApiPodName(ctx);
   return pass();
 }
