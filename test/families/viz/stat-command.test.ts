@@ -206,6 +206,15 @@ describe('viz stat errors', () => {
   });
 });
 
+describe('viz stat as a process', () => {
+  it('bin/linkerd prints the table and exits once the port-forward and the gRPC channel are closed', async () => {
+    metrics.on('StatSummary', () => okStat([statRow('deployment', 'web', 'emojivoto')]));
+    const r = await runCli(['viz', 'stat', 'deploy', '-n', 'emojivoto', '--kubeconfig', api.kubeconfigPath], { spawn: true });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toContain('web');
+  });
+});
+
 describe('viz stat reads', () => {
   it('reads /version, the labelled namespaces, and the viz namespace’s pods and ReplicaSets, then one port-forward', async () => {
     metrics.on('StatSummary', () => okStat([statRow('deployment', 'web', 'emojivoto')]));
