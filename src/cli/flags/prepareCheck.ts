@@ -112,6 +112,7 @@ export function prepareCheck(
     mode,
     kube: { kubeconfig: globals.kubeconfig, context: globals.context, as: globals.as, asGroup: globals.asGroup },
     controlPlaneNamespace: globals.linkerdNamespace,
+    apiAddr: globals.apiAddr,
     dataPlaneNamespace: flags.namespace || undefined,
     cliVersion,
     expectedVersion: flags.expectedVersion || undefined,

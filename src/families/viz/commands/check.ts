@@ -35,6 +35,7 @@ code.`,
       proxy: opts.proxy,
       namespace: opts.namespace,
       vizNamespace: opts.vizNamespace,
+      apiAddr: globals.apiAddr,
       waitMs: parseWait(opts.wait),
       env: io.env,
     });
