@@ -272,7 +272,8 @@ function each(r: BinaryReader, end: number, onField: (field: number, type: WireT
 /** The end offset of the length-delimited field at the reader's position. */
 function sub(r: BinaryReader, type: WireType): number {
   if (type !== LEN) throw new Error(`wire type ${type} where a message was expected`);
-  const end = r.pos + r.uint32();
+  const length = r.uint32();
+  const end = r.pos + length;
   if (end > r.len) throw new Error('a message runs past the end of the frame');
   return end;
 }
