@@ -82,6 +82,8 @@ const stripPort = (address: string) => address.split(':')[0] ?? '';
 
 export class TopTable {
   readonly rows: TopRow[] = [];
+  /** Rows by their key columns' values. */
+  private readonly byKey = new Map<string, TopRow>();
   private readonly columns: Column[];
   private readonly outstanding = new Map<string, { event: TapEvent; reqInit: RequestInit; rspInit?: ResponseInit }>();
 
@@ -129,10 +131,11 @@ export class TopTable {
       successes: success ? 1 : 0,
       failures: success ? 0 : 1,
     };
-    const keys = this.columns.filter((c) => c.key);
-    const found = this.rows.find((r) => keys.every((c) => c.value(r) === c.value(row)));
+    const key = JSON.stringify(this.columns.filter((c) => c.key).map((c) => c.value(row)));
+    const found = this.byKey.get(key);
     if (!found) {
       this.rows.push(row);
+      this.byKey.set(key, row);
       return;
     }
     found.count += 1;
