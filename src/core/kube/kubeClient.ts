@@ -279,12 +279,17 @@ export class KubeClient {
    * POST `body` to an API path whose answer is a stream (an aggregated API's watch, such as tap):
    * the status and headers, and the body unread and paused (transport.ts `openStream`).
    */
-  postStream(path: string, body: Uint8Array, options: { contentType?: string; accept?: string; signal?: AbortSignal } = {}): Promise<StreamResponse> {
+  postStream(
+    path: string,
+    body: Uint8Array,
+    options: { contentType?: string; accept?: string; signal?: AbortSignal; headersTimeoutMs?: number | null } = {},
+  ): Promise<StreamResponse> {
     return this.transport.openStream({
       method: 'POST',
       path,
       body,
       accept: options.accept,
+      headersTimeoutMs: options.headersTimeoutMs,
       headers: options.contentType ? { 'Content-Type': options.contentType } : undefined,
       signal: options.signal,
     });

@@ -41,6 +41,11 @@ export interface StreamRequest {
   accept?: string;
   /** Aborting it tears the connection down, whether the answer has started or not. */
   signal?: AbortSignal;
+  /**
+   * Deadline for the response headers; the transport's timeout by default. `null` waits as long
+   * as it takes (a tap whose server answers with its first event; the user ends it).
+   */
+  headersTimeoutMs?: number | null;
 }
 
 export interface StreamResponse {
@@ -238,10 +243,14 @@ export class KubeTransport {
         recordRequest({ method: req.method, url, error: failure.message.replace(/^\w+ "[^"]*": /, ''), durationMs: Math.round(performance.now() - started) });
         reject(failure);
       };
-      const timer = setTimeout(() => {
-        fail(new Error('timeout'), 'headers');
-        request.destroy();
-      }, this.timeoutMs);
+      const wait = req.headersTimeoutMs === undefined ? this.timeoutMs : req.headersTimeoutMs;
+      const timer =
+        wait === null
+          ? undefined
+          : setTimeout(() => {
+              fail(new Error('timeout'), 'headers');
+              request.destroy();
+            }, wait);
       request.on('error', (err) => fail(err));
       if (req.signal) {
         if (req.signal.aborted) request.destroy(new Error('canceled'));

@@ -90,7 +90,12 @@ async function* decode(frames: AsyncGenerator<Uint8Array>): AsyncGenerator<TapEv
  * accepted (the events then arrive as they happen); rejects with the server's refusal.
  */
 export async function openTap(client: KubeClient, req: TapByResourceRequest, options: { maxFrameBytes?: number; signal?: AbortSignal } = {}): Promise<TapStream> {
-  const res = await client.postStream(tapPath(req), encodeTapByResourceRequest(req), { contentType: 'application/octet-stream', signal: options.signal });
+  const res = await client.postStream(tapPath(req), encodeTapByResourceRequest(req), {
+    contentType: 'application/octet-stream',
+    signal: options.signal,
+    // The real client has no timeout: a tap of a quiet workload may answer only with its first event.
+    headersTimeoutMs: null,
+  });
   const header = res.headers['linkerd-error'];
   const linkerdError = Array.isArray(header) ? header[0] : header;
   if (linkerdError || res.status !== 200) throw await refusal(res.status, linkerdError, res.body);

@@ -92,6 +92,7 @@ export function framesServer(frames: Buffer[], calls: TapCall[] = [], opts: { en
   return (call: TapCall, res: ServerResponse) => {
     calls.push(call);
     res.writeHead(opts.status ?? 200, { 'Content-Type': 'application/octet-stream', ...opts.headers });
+    res.flushHeaders();
     for (const f of frames) res.write(f);
     if (opts.abort) setTimeout(() => res.destroy(), 20);
     else if (opts.end !== false) res.end();
