@@ -5,7 +5,7 @@ import { runCli } from '../../../support/cli.js';
 import { expectGoldenFile } from '../../../support/golden.js';
 import { INBOUND, OUTBOUND, type TapEvent } from '../../../../src/families/viz/tap/proto.js';
 import { pathToRegex } from '../../../../src/families/viz/tap/profile.js';
-import { eventFrames, framesServer, vizNamespace } from './events.js';
+import { eventFrames, framesServer, vizNamespace } from '../../../support/tap-events.js';
 
 const linkerdConfig: StoredObject = {
   apiVersion: 'v1',

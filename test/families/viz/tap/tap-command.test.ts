@@ -5,7 +5,7 @@ import { startApiServer, type ApiServer, type TapCall } from '../../../support/a
 import { LINKERD_BIN, runCli } from '../../../support/cli.js';
 import { expectGoldenFile } from '../../../support/golden.js';
 import { decodeTapByResourceRequest } from '../../../../src/families/viz/tap/proto.js';
-import { apiErrorFrame, eventFrames, framesServer, sampleEvents, vizNamespace } from './events.js';
+import { apiErrorFrame, eventFrames, framesServer, sampleEvents, vizNamespace } from '../../../support/tap-events.js';
 
 const golden = (name: string) => path.join(__dirname, 'golden', name);
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiServer, type ApiServer } from '../../../support/apiserver.js';
 import { LINKERD_BIN } from '../../../support/cli.js';
 import { OUTBOUND, type TapEvent } from '../../../../src/families/viz/tap/proto.js';
-import { eventFrames, vizNamespace } from './events.js';
+import { eventFrames, vizNamespace } from '../../../support/tap-events.js';
 
 /*
  * `viz top` in a real terminal (tmux): the table appears and refreshes as events arrive, rows

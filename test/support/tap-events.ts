@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import { encodeApiError, encodeTapEvent, INBOUND, OUTBOUND, type TapEvent } from '../../../../src/families/viz/tap/proto.js';
-import { frame } from '../../../../src/families/viz/tap/frames.js';
-import type { StoredObject, TapCall, TapHandler } from '../../../support/apiserver.js';
+import { encodeApiError, encodeTapEvent, INBOUND, OUTBOUND, type TapEvent } from '../../src/families/viz/tap/proto.js';
+import { frame } from '../../src/families/viz/tap/frames.js';
+import type { StoredObject, TapCall, TapHandler } from './apiserver.js';
 
 /* Tap events for tests and benches, and tap servers answering with them. */
 
