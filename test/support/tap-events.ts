@@ -77,7 +77,14 @@ export function sampleEvents(): TapEvent[] {
       source: { ip: ipv4(0, 0, 0, 1), port: 0 },
       destination: { ip: { first: 0xff01000000000000n, last: 1n }, port: 0 },
       proxyDirection: INBOUND,
-      http: { kind: 'responseEnd', id: { base: 1, stream: 0n }, sinceResponseInit: { seconds: 100n, nanos: 0 }, responseBytes: 1337n, eos: { resetErrorCode: 7 }, trailers: [] },
+      http: {
+        kind: 'responseEnd',
+        id: { base: 1, stream: 0n },
+        sinceResponseInit: { seconds: 100n, nanos: 0 },
+        responseBytes: 1337n,
+        eos: { resetErrorCode: 7 },
+        trailers: [],
+      },
     },
     {
       proxyDirection: OUTBOUND,
@@ -88,7 +95,11 @@ export function sampleEvents(): TapEvent[] {
 }
 
 /** A tap server that records each call and answers with these frames, then ends the stream. */
-export function framesServer(frames: Buffer[], calls: TapCall[] = [], opts: { end?: boolean; abort?: boolean; headers?: Record<string, string>; status?: number } = {}): TapHandler {
+export function framesServer(
+  frames: Buffer[],
+  calls: TapCall[] = [],
+  opts: { end?: boolean; abort?: boolean; headers?: Record<string, string>; status?: number } = {},
+): TapHandler {
   return (call: TapCall, res: ServerResponse) => {
     calls.push(call);
     res.writeHead(opts.status ?? 200, { 'Content-Type': 'application/octet-stream', ...opts.headers });

@@ -49,7 +49,8 @@ export const command: CommandBody = {
     } catch (e) {
       throw invalidArgument(o.tapDuration, 'tap-duration', (e as Error).message);
     }
-    if (!/^\d+$/.test(o.tapRouteLimit)) throw invalidArgument(o.tapRouteLimit, 'tap-route-limit', `strconv.ParseUint: parsing "${o.tapRouteLimit}": invalid syntax`);
+    if (!/^\d+$/.test(o.tapRouteLimit))
+      throw invalidArgument(o.tapRouteLimit, 'tap-route-limit', `strconv.ParseUint: parsing "${o.tapRouteLimit}": invalid syntax`);
     const limit = Number(o.tapRouteLimit);
     if (o.output !== 'yaml' && o.output !== 'json') throw new UserError('output format must be one of yaml or json');
     if (!o.tap) throw new UserError('The --tap flag must be specified');

@@ -43,8 +43,8 @@ async function readBounded(body: IncomingMessage, limit: number): Promise<Buffer
 /** The `message` of a Kubernetes Status, when the body is one. */
 function statusMessage(text: string): string | undefined {
   try {
-    const s = JSON.parse(text) as { kind?: unknown; message?: unknown };
-    if (s && typeof s === 'object' && typeof s.kind === 'string' && s.kind === 'Status') return typeof s.message === 'string' ? s.message : '';
+    const s = JSON.parse(text) as { kind?: unknown; message?: unknown } | null;
+    if (s !== null && typeof s === 'object' && s.kind === 'Status') return typeof s.message === 'string' ? s.message : '';
   } catch {
     // not JSON
   }
@@ -60,7 +60,9 @@ async function refusal(status: number, linkerdError: string | undefined, body: I
       if (first.done) throw new FrameError('error while reading message length: EOF');
       return UserError.verbatim(`${decodeApiError(first.value)}\n`);
     } catch (e) {
-      return UserError.verbatim(`Response has linkerd-error header [${linkerdError}], but response body didn't contain protobuf error: ${(e as Error).message}\n`);
+      return UserError.verbatim(
+        `Response has linkerd-error header [${linkerdError}], but response body didn't contain protobuf error: ${(e as Error).message}\n`,
+      );
     }
   }
   const text = bytes.toString('utf8');
@@ -89,7 +91,11 @@ async function* decode(frames: AsyncGenerator<Uint8Array>): AsyncGenerator<TapEv
  * Open a tap: POST `req` to the tap APIService and check the answer. Resolves once the server has
  * accepted (the events then arrive as they happen); rejects with the server's refusal.
  */
-export async function openTap(client: KubeClient, req: TapByResourceRequest, options: { maxFrameBytes?: number; signal?: AbortSignal } = {}): Promise<TapStream> {
+export async function openTap(
+  client: KubeClient,
+  req: TapByResourceRequest,
+  options: { maxFrameBytes?: number; signal?: AbortSignal } = {},
+): Promise<TapStream> {
   const res = await client.postStream(tapPath(req), encodeTapByResourceRequest(req), {
     contentType: 'application/octet-stream',
     signal: options.signal,

@@ -21,7 +21,12 @@ export const TAP_FILTER_FLAGS: readonly FlagSpec[] = [
   { name: 'path', type: 'string', help: 'Display requests with paths that start with this prefix' },
 ];
 
-export const SELECTOR_FLAG: FlagSpec = { name: 'selector', short: 'l', type: 'string', help: "Selector (label query) to filter on, supports '=', '==', and '!='" };
+export const SELECTOR_FLAG: FlagSpec = {
+  name: 'selector',
+  short: 'l',
+  type: 'string',
+  help: "Selector (label query) to filter on, supports '=', '==', and '!='",
+};
 
 export const TAP_RESOURCE_ARG = { name: 'RESOURCE', help: '(TYPE [NAME] | TYPE/NAME)', required: true, variadic: true } as const;
 

@@ -18,7 +18,10 @@ export class FrameError extends Error {}
  * The frames of `chunks`, each a fresh Uint8Array. Ends quietly at a frame boundary (the server
  * closed the stream); throws FrameError when it ends mid-frame or a length is over `maxFrame`.
  */
-export async function* readFrames(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, maxFrame = MAX_FRAME_BYTES): AsyncGenerator<Uint8Array, void, undefined> {
+export async function* readFrames(
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  maxFrame = MAX_FRAME_BYTES,
+): AsyncGenerator<Uint8Array, void, undefined> {
   let pending: Uint8Array[] = [];
   let buffered = 0;
   /** Bytes wanted next: the length prefix, or the frame it announced. */
@@ -28,8 +31,7 @@ export async function* readFrames(chunks: AsyncIterable<Uint8Array> | Iterable<U
   const take = (n: number): Uint8Array => {
     const out = new Uint8Array(n);
     let filled = 0;
-    while (filled < n) {
-      const head = pending[0]!;
+    for (let head = pending[0]; filled < n && head !== undefined; head = pending[0]) {
       const used = Math.min(head.length, n - filled);
       out.set(head.subarray(0, used), filled);
       filled += used;
@@ -40,8 +42,7 @@ export async function* readFrames(chunks: AsyncIterable<Uint8Array> | Iterable<U
     return out;
   };
 
-  const ended = () =>
-    new FrameError(inBody ? 'error while reading bytes from message: unexpected EOF' : 'error while reading message length: unexpected EOF');
+  const ended = () => new FrameError(inBody ? 'error while reading bytes from message: unexpected EOF' : 'error while reading message length: unexpected EOF');
   const source = (async function* () {
     try {
       yield* chunks;

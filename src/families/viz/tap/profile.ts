@@ -60,7 +60,7 @@ export async function collectRoutes(
     if (!(e instanceof TapStreamError)) throw e;
     if (!expected()) onError(e.message);
   }
-  return [...routes.keys()].sort().map((k) => routes.get(k)!);
+  return [...routes.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
 }
 
 export function serviceProfile(name: string, namespace: string, clusterDomain: string, routes: RouteSpec[]): ServiceProfile {

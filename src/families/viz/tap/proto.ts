@@ -471,7 +471,12 @@ function readSelection(r: BinaryReader, type: WireType): ResourceSelection {
 /** For the test tap server: what a CLI asked for. */
 export function decodeTapByResourceRequest(bytes: Uint8Array): TapByResourceRequest {
   const r = new BinaryReader(bytes);
-  const req: TapByResourceRequest = { target: { resource: { namespace: '', type: '', name: '' }, labelSelector: '' }, matches: [], maxRps: 0, extractHeaders: false };
+  const req: TapByResourceRequest = {
+    target: { resource: { namespace: '', type: '', name: '' }, labelSelector: '' },
+    matches: [],
+    maxRps: 0,
+    extractHeaders: false,
+  };
   const keys = ['', 'scheme', 'method', 'authority', 'path'] as const;
   each(r, r.len, (field, type) => {
     if (field === 1) req.target = readSelection(r, type);

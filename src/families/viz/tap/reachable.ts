@@ -18,5 +18,6 @@ export async function ensureVizReachable(client: KubeClient): Promise<void> {
   } catch (e) {
     throw UserError.verbatim(`Cannot connect to Kubernetes: ${(e as Error).message}\n${VALIDATE}\n`);
   }
-  if (!labelled.some((n) => n.metadata?.labels?.[EXTENSION_LABEL] === 'viz')) throw UserError.verbatim(`Cannot connect to Linkerd Viz: ${NOT_FOUND}\n${VALIDATE}\n`);
+  if (!labelled.some((n) => n.metadata?.labels?.[EXTENSION_LABEL] === 'viz'))
+    throw UserError.verbatim(`Cannot connect to Linkerd Viz: ${NOT_FOUND}\n${VALIDATE}\n`);
 }

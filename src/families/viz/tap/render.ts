@@ -1,5 +1,16 @@
 import { JSONPath } from 'jsonpath-plus';
-import { PROXY_DIRECTIONS, HTTP_METHODS, SCHEMES, INBOUND, OUTBOUND, type Duration, type Header, type Registered, type TapEvent, type TcpAddress } from './proto.js';
+import {
+  PROXY_DIRECTIONS,
+  HTTP_METHODS,
+  SCHEMES,
+  INBOUND,
+  OUTBOUND,
+  type Duration,
+  type Header,
+  type Registered,
+  type TapEvent,
+  type TcpAddress,
+} from './proto.js';
 
 /*
  * How `viz tap` prints an event (viz/cmd/tap.go): one `req`/`rsp`/`end` line, the same line with
@@ -53,13 +64,12 @@ export function ipText(ip: TcpAddress['ip']): string {
     return [v >>> 24, (v >>> 16) & 255, (v >>> 8) & 255, v & 255].join('.');
   }
   const groups = [48n, 32n, 16n, 0n].map((s) => hex4(ip.first >> s)).concat([48n, 32n, 16n, 0n].map((s) => hex4(ip.last >> s)));
-  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
-    return [groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255].join('.');
-  }
+  const [, , , , , six = 0, seven = 0, eight = 0] = groups;
+  if (groups.slice(0, 5).every((g) => g === 0) && six === 0xffff) return [seven >> 8, seven & 255, eight >> 8, eight & 255].join('.');
   // The longest run of two or more zero groups (the first of equals) becomes `::`.
   let best = -1;
   let bestLen = 1;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (groups[i] !== 0) {
       i++;
       continue;
@@ -225,7 +235,7 @@ export function tapLineJson(e: TapEvent): string {
 export function jsonPathRenderer(output: string): (e: TapEvent) => string {
   const parts = output.split('=');
   if (parts.length !== 2 || parts[1] === '') throw new Error('{"error jsonpath": "jsonpath filter not found"}');
-  const m = /^\{\.?([^{}]+)\}$|^\.?([^{}]+)$/.exec(parts[1]!);
+  const m = /^\{\.?([^{}]+)\}$|^\.?([^{}]+)$/.exec(parts[1] ?? '');
   if (!m) {
     const err = `{"error jsonpath": "unexpected path string, expected a 'name1.name2' or '.name1.name2' or '{name1.name2}' or '{.name1.name2}'"}`;
     return () => err;
@@ -234,7 +244,7 @@ export function jsonPathRenderer(output: string): (e: TapEvent) => string {
   return (e) => {
     let found: unknown[];
     try {
-      found = JSONPath({ path, json: tapEventJson(e) as object, wrap: true, eval: 'safe' }) as unknown[];
+      found = JSONPath<unknown[]>({ path, json: tapEventJson(e), wrap: true, eval: 'safe' });
     } catch (err) {
       return `{"error parsing jsonpath":" ${(err as Error).message}" }`;
     }

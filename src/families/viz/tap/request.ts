@@ -55,7 +55,7 @@ export function buildTapByResourceRequest(p: TapRequestParams): TapByResourceReq
   if (!(TAP_TARGETS as readonly string[]).includes(target.type)) throw new UserError(`unsupported resource type [${target.type}]`);
   const matches: TapMatch[] = [];
   if (p.toResource) {
-    const destination = wrapped('destination resource invalid', () => buildResource(p.toNamespace ?? '', p.toResource!));
+    const destination = wrapped('destination resource invalid', () => buildResource(p.toNamespace ?? '', p.toResource ?? ''));
     if (!(TAP_DESTINATIONS as readonly string[]).includes(destination.type)) throw new UserError(`unsupported resource type [${destination.type}]`);
     matches.push({ destinations: { resource: destination, labelSelector: '' } });
   }

@@ -51,7 +51,7 @@ export async function runTopScreen(term: Terminal, table: TopTable, events: Asyn
   let status = '';
   let after: string | undefined;
   let restored = false;
-  let quitRequested = false;
+  const state = { quitRequested: false };
   const restore = () => {
     if (restored) return;
     restored = true;
@@ -81,10 +81,9 @@ export async function runTopScreen(term: Terminal, table: TopTable, events: Asyn
   const quitting = new Promise<void>((resolve) => (quit = resolve));
   input.on('data', (key: string) => {
     if (key === 'q' || key === '\x03') {
-      quitRequested = true;
+      state.quitRequested = true;
       quit();
-    }
-    else if (key === 'a' || key === '\x1b[D') {
+    } else if (key === 'a' || key === '\x1b[D') {
       if (scroll < 0) scroll += SCROLL_STEP;
     } else if (key === 'd' || key === '\x1b[C') {
       if (scroll > (output.columns || 80) - table.width()) scroll -= SCROLL_STEP;
@@ -95,9 +94,9 @@ export async function runTopScreen(term: Terminal, table: TopTable, events: Asyn
   const pump = (async () => {
     try {
       for await (const e of events) table.add(e);
-      if (!quitRequested) status = after = 'Tap stream terminated';
+      if (!state.quitRequested) status = after = 'Tap stream terminated';
     } catch (e) {
-      if (quitRequested) return;
+      if (state.quitRequested) return;
       if (!(e instanceof TapStreamError)) throw e;
       status = after = e.message;
     }

@@ -99,7 +99,8 @@ export class TopTable {
     if (h.kind === 'requestInit') {
       this.outstanding.delete(id);
       this.outstanding.set(id, { event, reqInit: h });
-      if (this.outstanding.size > MAX_OUTSTANDING) this.outstanding.delete(this.outstanding.keys().next().value!);
+      const oldest = this.outstanding.keys().next();
+      if (this.outstanding.size > MAX_OUTSTANDING && !oldest.done) this.outstanding.delete(oldest.value);
     } else if (h.kind === 'responseInit') {
       const req = this.outstanding.get(id);
       if (req) req.rspInit = h;

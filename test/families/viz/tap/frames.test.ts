@@ -34,7 +34,9 @@ describe('protohttp frames', () => {
   });
 
   it('refuses a length over the limit before reading the frame, and a stream ending inside a frame', async () => {
-    await expect(all([Buffer.from([0xff, 0, 0, 0])], 16)).rejects.toThrow(new FrameError('error while reading message length: a frame of 255 bytes is over the limit of 16 bytes'));
+    await expect(all([Buffer.from([0xff, 0, 0, 0])], 16)).rejects.toThrow(
+      new FrameError('error while reading message length: a frame of 255 bytes is over the limit of 16 bytes'),
+    );
     await expect(all([Buffer.from([4, 0, 0, 0, 1])])).rejects.toThrow('error while reading bytes from message: unexpected EOF');
     await expect(all([Buffer.from([4, 0])])).rejects.toThrow('error while reading message length: unexpected EOF');
     expect(await all([Buffer.from([0, 0, 0, 0])])).toEqual([new Uint8Array(0)]);

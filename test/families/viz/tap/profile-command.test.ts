@@ -53,11 +53,37 @@ describe('viz profile --tap (loopback API server)', () => {
   it('stops at --tap-route-limit routes, and at --tap-duration on a stream that stays open', async () => {
     const events = ['/a', '/b', '/c'].map((p) => request(INBOUND, 0, p));
     server.setTap(framesServer(eventFrames(events), calls, { end: false }));
-    const limited = await runCli(['viz', 'profile', 'web-svc', '-n', 'emojivoto', '--tap', 'deploy/web', '--tap-route-limit', '2', '--kubeconfig', server.kubeconfigPath]);
+    const limited = await runCli([
+      'viz',
+      'profile',
+      'web-svc',
+      '-n',
+      'emojivoto',
+      '--tap',
+      'deploy/web',
+      '--tap-route-limit',
+      '2',
+      '--kubeconfig',
+      server.kubeconfigPath,
+    ]);
     expect(limited.stdout).toContain('name: GET /b\n');
     expect(limited.stdout).not.toContain('GET /c');
     const started = Date.now();
-    const timed = await runCli(['viz', 'profile', 'web-svc', '-n', 'emojivoto', '--tap', 'deploy/web', '--tap-duration', '300ms', '-o', 'json', '--kubeconfig', server.kubeconfigPath]);
+    const timed = await runCli([
+      'viz',
+      'profile',
+      'web-svc',
+      '-n',
+      'emojivoto',
+      '--tap',
+      'deploy/web',
+      '--tap-duration',
+      '300ms',
+      '-o',
+      'json',
+      '--kubeconfig',
+      server.kubeconfigPath,
+    ]);
     expect([timed.code, timed.stderr]).toEqual([0, '']);
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
     expect(JSON.parse(timed.stdout).spec.routes.map((x: { name: string }) => x.name)).toEqual(['GET /a', 'GET /b', 'GET /c']);
@@ -66,8 +92,14 @@ describe('viz profile --tap (loopback API server)', () => {
   it('refuses a missing --tap, a service that is not a DNS-1035 label and an unknown -o', async () => {
     const run = (args: string[]) => runCli(['viz', 'profile', ...args, '--kubeconfig', server.kubeconfigPath]);
     expect(await run(['web-svc'])).toMatchObject({ code: 1, stdout: '', stderr: 'Error: The --tap flag must be specified\n' });
-    expect(await run(['Web_svc', '--tap', 'deploy/web'])).toMatchObject({ code: 1, stderr: expect.stringContaining('Error: invalid service "Web_svc": [a DNS-1035 label') });
-    expect(await run(['web-svc', '--tap', 'deploy/web', '-o', 'table'])).toMatchObject({ code: 1, stderr: 'Error: output format must be one of yaml or json\n' });
+    expect(await run(['Web_svc', '--tap', 'deploy/web'])).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('Error: invalid service "Web_svc": [a DNS-1035 label'),
+    });
+    expect(await run(['web-svc', '--tap', 'deploy/web', '-o', 'table'])).toMatchObject({
+      code: 1,
+      stderr: 'Error: output format must be one of yaml or json\n',
+    });
   });
 
   it("quotes a path as Go's regexp.QuoteMeta does and turns {param} segments into [^/]*", () => {

@@ -28,7 +28,21 @@ describe('viz tap (loopback API server, tap APIService)', () => {
 
   it('POSTs the protobuf request to the APIService path of the target and prints one line per event', async () => {
     server.setTap(framesServer(eventFrames(sampleEvents()), calls));
-    const r = await tap(['deploy/web', '-n', 'emojivoto', '--to', 'svc/voting-svc', '--to-namespace', 'emojivoto', '--method', 'POST', '--path', '/emojivoto', '--max-rps', '2.5']);
+    const r = await tap([
+      'deploy/web',
+      '-n',
+      'emojivoto',
+      '--to',
+      'svc/voting-svc',
+      '--to-namespace',
+      'emojivoto',
+      '--method',
+      'POST',
+      '--path',
+      '/emojivoto',
+      '--max-rps',
+      '2.5',
+    ]);
     expect([r.code, r.stderr]).toEqual([0, '']);
     expectGoldenFile(golden('tap_default.golden'), r.stdout);
     expect(calls.map((c) => c.resourcePath)).toEqual(['namespaces/emojivoto/deployments/web/tap']);
@@ -98,7 +112,10 @@ describe('viz tap (loopback API server, tap APIService)', () => {
       code: 1,
       stderr: 'target resource invalid: cannot find Kubernetes canonical name from friendly name [wat]\n',
     });
-    expect(await tap(['deploy/web', '--max-rps', 'lots'], bare)).toMatchObject({ code: 1, stderr: expect.stringContaining('invalid argument "lots" for "--max-rps" flag') });
+    expect(await tap(['deploy/web', '--max-rps', 'lots'], bare)).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('invalid argument "lots" for "--max-rps" flag'),
+    });
     expect(await tap(['a', 'b', 'c'], bare)).toMatchObject({ code: 1, stderr: 'Error: accepts between 1 and 2 arg(s), received 3\n' });
     expect(bare.requestCount()).toBe(before);
   });
@@ -106,7 +123,9 @@ describe('viz tap (loopback API server, tap APIService)', () => {
   it('says viz is not installed when no namespace carries the viz label', async () => {
     const r = await tap(['deploy/web'], bare);
     expect([r.code, r.stdout]).toEqual([1, '']);
-    expect(r.stderr).toBe('Cannot connect to Linkerd Viz: namespace with label "linkerd.io/extension: viz" not found\nValidate the install with: linkerd viz check\n');
+    expect(r.stderr).toBe(
+      'Cannot connect to Linkerd Viz: namespace with label "linkerd.io/extension: viz" not found\nValidate the install with: linkerd viz check\n',
+    );
   });
 
   it("prints the server's refusals as the real CLI does: a linkerd-error ApiError, a Status, an unavailable APIService", async () => {
@@ -116,7 +135,13 @@ describe('viz tap (loopback API server, tap APIService)', () => {
     expect((await tap(['deploy/web'])).stderr).toBe(
       "Response has linkerd-error header [oops], but response body didn't contain protobuf error: error while reading message length: unexpected EOF\n",
     );
-    const status = { kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'tap authorization failed (denied), visit https://linkerd.io/tap-rbac for more information', code: 403 };
+    const status = {
+      kind: 'Status',
+      apiVersion: 'v1',
+      status: 'Failure',
+      message: 'tap authorization failed (denied), visit https://linkerd.io/tap-rbac for more information',
+      code: 403,
+    };
     server.setTap(framesServer([Buffer.from(JSON.stringify(status))], [], { status: 403, headers: { 'Content-Type': 'application/json' } }));
     expect((await tap(['deploy/web'])).stderr).toBe(
       'HTTP error, status Code [403] (tap authorization failed (denied), visit https://linkerd.io/tap-rbac for more information)\n',

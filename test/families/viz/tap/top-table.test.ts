@@ -4,7 +4,17 @@ import { MAX_OUTSTANDING, topDuration, TopTable } from '../../../../src/families
 
 let stream = 0n;
 /** The three events of one request from `src` pod to `dst` pod. */
-function request(o: { src: string; dst: string; path: string; method?: number; status?: number; grpc?: number; reset?: boolean; ms: number; route?: string }): TapEvent[] {
+function request(o: {
+  src: string;
+  dst: string;
+  path: string;
+  method?: number;
+  status?: number;
+  grpc?: number;
+  reset?: boolean;
+  ms: number;
+  route?: string;
+}): TapEvent[] {
   const id = { base: 1, stream: stream++ };
   const base = { sourceMeta: { pod: o.src }, destinationMeta: { pod: o.dst }, routeMeta: o.route ? { route: o.route } : undefined, proxyDirection: OUTBOUND };
   const eos = o.reset ? { resetErrorCode: 1 } : o.grpc !== undefined ? { grpcStatusCode: o.grpc } : undefined;
@@ -46,12 +56,20 @@ describe('viz top table', () => {
     ]);
     const routes = new TopTable({ hideSources: true, routes: true });
     feed(routes, events);
-    expect(routes.screen().lines.slice(3)).toEqual(['Destination  Route    Count    Best   Worst    Last  Success Rate', 'd            GET /x       2     1ms     1ms     1ms       100.00%']);
+    expect(routes.screen().lines.slice(3)).toEqual([
+      'Destination  Route    Count    Best   Worst    Last  Success Rate',
+      'd            GET /x       2     1ms     1ms     1ms       100.00%',
+    ]);
   });
 
   it('counts gRPC Unknown/DeadlineExceeded/Internal/Unavailable/DataLoss and resets as failures', () => {
     const t = new TopTable({ hideSources: false, routes: false });
-    feed(t, [request({ src: 's', dst: 'd', path: '/p', ms: 1, grpc: 0 }), request({ src: 's', dst: 'd', path: '/p', ms: 1, grpc: 14 }), request({ src: 's', dst: 'd', path: '/p', ms: 1, reset: true }), request({ src: 's', dst: 'd', path: '/p', ms: 1, grpc: 5 })]);
+    feed(t, [
+      request({ src: 's', dst: 'd', path: '/p', ms: 1, grpc: 0 }),
+      request({ src: 's', dst: 'd', path: '/p', ms: 1, grpc: 14 }),
+      request({ src: 's', dst: 'd', path: '/p', ms: 1, reset: true }),
+      request({ src: 's', dst: 'd', path: '/p', ms: 1, grpc: 5 }),
+    ]);
     expect(t.rows[0]).toMatchObject({ count: 4, successes: 2, failures: 2 });
   });
 
