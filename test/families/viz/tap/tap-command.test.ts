@@ -58,7 +58,7 @@ describe('viz tap (loopback API server, tap APIService)', () => {
     });
   });
 
-  it('taps a namespace at its own path, in the kubeconfig namespace by default, at 100 rps', async () => {
+  it('taps a namespace at its own path, in the kubeconfig namespace by default, at 100 rps, as the --as user', async () => {
     server.setTap(framesServer([], calls));
     const r = await tap(['ns', 'emojivoto']);
     expect([r.code, r.stdout, r.stderr]).toEqual([0, '', '']);
@@ -66,8 +66,8 @@ describe('viz tap (loopback API server, tap APIService)', () => {
     const req = decodeTapByResourceRequest(calls[0]!.body);
     expect([req.target.resource, req.maxRps]).toEqual([{ namespace: '', type: 'namespace', name: 'emojivoto' }, 100]);
     server.setTap(framesServer([], calls));
-    await tap(['po/web-1']);
-    expect(calls[1]!.resourcePath).toBe('namespaces/default/pods/web-1/tap');
+    await tap(['po/web-1', '--as', 'alice']);
+    expect([calls[1]!.resourcePath, calls[1]!.user]).toEqual(['namespaces/default/pods/web-1/tap', 'alice']);
   });
 
   it('-o wide adds the sorted src_, dst_ and rt_ labels', async () => {
