@@ -8,7 +8,7 @@ import { collect } from '../flags/collect.js';
  * `string`, `duration`, `strings`); every boolean takes pflag's `--x=true|false` (see argv.ts).
  */
 
-export type FlagType = 'bool' | 'string' | 'strings' | 'duration' | 'int';
+export type FlagType = 'bool' | 'string' | 'strings' | 'duration' | 'int' | 'uint' | 'float32';
 
 export interface FlagSpec {
   /** The long name, without dashes (`linkerd-namespace`). */
