@@ -107,7 +107,9 @@ export async function complete(root: Command, words: readonly string[], sources:
       .filter((f): f is string => f !== undefined);
     return starting([...new Set(flags)].sort(), cur);
   }
-  const subcommands = cmd.commands.filter((c) => !hiddenCommand(c)).map((c) => c.name());
+  // Hidden (deprecated) commands are not offered, as cobra offers only available commands.
+  const shown = new Set(cmd.createHelp().visibleCommands(cmd));
+  const subcommands = cmd.commands.filter((c) => shown.has(c) && !hiddenCommand(c)).map((c) => c.name());
   if (subcommands.length > 0) return starting([...subcommands, 'help'].sort(), cur);
   return starting(argumentChoices.get(cmd) ?? [], cur);
 }

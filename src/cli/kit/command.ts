@@ -77,8 +77,8 @@ function describe(cmd: Command, spec: Pick<CommandSpec, 'summary' | 'long' | 'al
 }
 
 /** A command help can list without its module: name, aliases and summary only. */
-export function addCommandStub(parent: Command, head: Pick<CommandSpec, 'name' | 'summary' | 'aliases'>): Command {
-  return describe(parent.command(head.name), head);
+export function addCommandStub(parent: Command, head: Pick<CommandSpec, 'name' | 'summary' | 'aliases' | 'deprecated'>): Command {
+  return describe(parent.command(head.name, { hidden: head.deprecated !== undefined }), head);
 }
 
 /** Declares `spec` (and its subcommands) under `parent`. */

@@ -19,6 +19,11 @@ export interface CommandLoader {
    * lists them from these entries, and a run loads only the one it runs.
    */
   subcommands?: readonly CommandLoader[];
+  /**
+   * cobra's Deprecated: hidden from help and completion, and a run first prints
+   * `Command "<name>" is deprecated, <deprecated>` to stderr.
+   */
+  deprecated?: string;
 }
 
 /** What a flag value completes from (`namespaces`, `contexts`, …), given the words typed so far. */
@@ -38,6 +43,19 @@ export interface FamilyDeclaration {
   checks?: CheckFamilyEntry;
   /** The family's charts (values schema, defaults, flag sets, templates), loaded on first use. */
   charts?: readonly ChartEntry[];
+}
+
+/**
+ * Deprecated top-level copies of `parent`'s subcommands, as the real CLI keeps `linkerd stat` for
+ * `linkerd viz stat`: one per entry of `uses` (name → cobra Use line) that `parent` declares, each
+ * loading that subcommand only when it runs, with the deprecation `use instead '<path> <Use>'`
+ * (cobra then prints a blank line after it, the text's own newline).
+ */
+export function deprecatedAliases(parent: CommandLoader, path: string, uses: Readonly<Record<string, string>>): CommandLoader[] {
+  return Object.entries(uses).flatMap(([name, use]) => {
+    const sub = parent.subcommands?.find((s) => s.name === name);
+    return sub ? [{ name, summary: sub.summary, load: () => sub.load(), deprecated: `use instead '${path} ${use}'\n` }] : [];
+  });
 }
 
 /** Every family's top-level commands, in declaration order. */
