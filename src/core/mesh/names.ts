@@ -57,6 +57,17 @@ export const TRUST_BUNDLE_KEY = 'ca-bundle.crt';
 /** The Secret holding the identity issuer's certificate and key. */
 export const ISSUER_SECRET = 'linkerd-identity-issuer';
 
+/* ── The CNI plugin (linkerd install-cni, check's linkerd-cni-plugin category) ── */
+
+/** The namespace `install-cni` renders into (the default of `--cni-namespace`). */
+export const CNI_NAMESPACE = 'linkerd-cni';
+
+/** The CNI plugin's ServiceAccount, ClusterRole, ClusterRoleBinding and DaemonSet. */
+export const CNI_NAME = 'linkerd-cni';
+
+/** The CNI plugin's ConfigMap (the network config and the host directories). */
+export const CNI_CONFIG_MAP = 'linkerd-cni-config';
+
 /* ── Containers and ports of a meshed pod ───────────────────────────────── */
 
 export const PROXY_CONTAINER_NAME = 'linkerd-proxy';
