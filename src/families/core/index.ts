@@ -33,6 +33,7 @@ export const core: FamilyDeclaration = {
       load: () => import('../../cli/commands/identity.js'),
     },
     { name: 'install', summary: 'Output Kubernetes configs to install Linkerd', load: () => import('../../cli/commands/install.js') },
+    { name: 'profile', summary: 'Output service profile config for Kubernetes', load: () => import('../../cli/commands/profile.js') },
     { name: 'prune', summary: 'Output extraneous Kubernetes resources in the linkerd control plane', load: () => import('../../cli/commands/prune.js') },
     {
       name: 'uninject',
