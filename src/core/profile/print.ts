@@ -16,7 +16,7 @@ export function profileFormat(value: string): ProfileFormat {
 }
 
 export function profileYaml(p: ServiceProfile): string {
-  return yaml.dump(p, { sortKeys: true, noArrayIndent: true, lineWidth: -1, noRefs: true });
+  return yaml.dump(p, { sortKeys: true, noArrayIndent: true, lineWidth: -1, noRefs: true, quotingType: '"' });
 }
 
 function requestMatch(m: RequestMatch): RequestMatch {

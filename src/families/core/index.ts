@@ -18,6 +18,12 @@ export const core: FamilyDeclaration = {
       load: () => import('../../cli/commands/completion.js'),
     },
     {
+      name: 'doc',
+      summary: 'Generate YAML documentation for the Linkerd CLI & Proxy annotations',
+      hidden: true,
+      load: () => import('../../cli/commands/doc.js'),
+    },
+    {
       name: 'image',
       summary: 'Build the proxy runtime image: packages, local files and file capabilities, without Docker or root',
       load: () => import('../../cli/commands/image.js'),
