@@ -98,6 +98,9 @@ describe('linkerd profile --template', () => {
       // Without -n: the kubeconfig context's namespace.
       const noNs = await runCli(['profile', '--template', 'books', '--kubeconfig', server.kubeconfigPath]);
       expect(noNs.stdout).toContain('  namespace: default\n');
+      // No control plane: the cluster domain is unknown, and that is an error, not a guess.
+      const other = await runCli(['profile', '--template', '-n', 'shelf', '-L', 'elsewhere', 'books', '--kubeconfig', server.kubeconfigPath]);
+      expect([other.code, other.stdout, other.stderr]).toEqual([1, '', 'Error: configmaps "linkerd-config" not found\n']);
     } finally {
       await server.stop();
     }

@@ -28,7 +28,10 @@ export const ANNOTATION_DOCS: readonly AnnotationDoc[] = [
     'config.linkerd.io/opaque-ports',
     "Ports that skip the proxy's protocol detection mechanism and are proxied opaquely. Comma-separated list of values, where each value can be a port number or a range `a-b`.",
   ),
-  doc('config.linkerd.io/skip-outbound-ports', 'Outbound ports that should skip the proxy. Comma-separated list of values, where each value can be a port number or a range `a-b`.'),
+  doc(
+    'config.linkerd.io/skip-outbound-ports',
+    'Outbound ports that should skip the proxy. Comma-separated list of values, where each value can be a port number or a range `a-b`.',
+  ),
   doc('config.linkerd.io/inbound-port', 'Proxy port to use for inbound traffic'),
   doc('config.linkerd.io/admin-port', 'Proxy port to serve metrics on'),
   doc('config.linkerd.io/outbound-port', 'Proxy port to use for outbound traffic'),

@@ -98,7 +98,12 @@ function isBoolNegation(o: Option, all: readonly Option[]): boolean {
 function options(cmd: Command): CmdOption[] {
   const rows: CmdOption[] = cmd.options
     .filter((o) => o.long !== '--help' && !isBoolNegation(o, cmd.options))
-    .map((o) => ({ Name: (o.long ?? '').replace(/^--/, ''), Shorthand: (o.short ?? '').replace(/^-/, ''), DefaultValue: '', Usage: forceMultiLine(o.description) }));
+    .map((o) => ({
+      Name: (o.long ?? '').replace(/^--/, ''),
+      Shorthand: (o.short ?? '').replace(/^-/, ''),
+      DefaultValue: '',
+      Usage: forceMultiLine(o.description),
+    }));
   rows.push({ Name: 'help', Shorthand: 'h', DefaultValue: '', Usage: `help for ${cmd.name()}` });
   return rows.sort((a, b) => (a.Name < b.Name ? -1 : a.Name > b.Name ? 1 : 0));
 }
