@@ -3,6 +3,8 @@
  * doc.go). `config.linkerd.io/disable-identity` is left out: linkerd no longer reads it.
  */
 
+import { INJECT_ANNOTATION } from '../../core/mesh/names.js';
+
 export interface AnnotationDoc {
   readonly Name: string;
   readonly Description: string;
@@ -11,7 +13,7 @@ export interface AnnotationDoc {
 const doc = (Name: string, Description: string): AnnotationDoc => ({ Name, Description });
 
 export const ANNOTATION_DOCS: readonly AnnotationDoc[] = [
-  doc('linkerd.io/inject', 'Controls whether or not a pod should be injected; accepted values are `enabled`, `disabled` and `ingress`'),
+  doc(INJECT_ANNOTATION, 'Controls whether or not a pod should be injected; accepted values are `enabled`, `disabled` and `ingress`'),
   doc('config.linkerd.io/proxy-image', 'Linkerd proxy container image name'),
   doc('config.linkerd.io/image-pull-policy', 'Docker image pull policy'),
   doc('config.linkerd.io/init-image', 'Linkerd init container image name'),

@@ -59,10 +59,11 @@ export const ISSUER_SECRET = 'linkerd-identity-issuer';
 
 /* ── The CNI plugin (linkerd install-cni, check's linkerd-cni-plugin category) ── */
 
-/** The namespace `install-cni` renders into (the default of `--cni-namespace`). */
-export const CNI_NAMESPACE = 'linkerd-cni';
-
-/** The CNI plugin's ServiceAccount, ClusterRole, ClusterRoleBinding and DaemonSet. */
+/**
+ * The CNI plugin's name: its namespace (where `install-cni` renders, the default of
+ * `--cni-namespace`), its ServiceAccount, ClusterRole, ClusterRoleBinding and DaemonSet, and the
+ * plugin's name and type in the node's CNI configuration.
+ */
 export const CNI_NAME = 'linkerd-cni';
 
 /** The CNI plugin's ConfigMap (the network config and the host directories). */

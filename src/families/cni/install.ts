@@ -1,5 +1,5 @@
 import { composeChartInputs, type ChartInputs } from '../../core/values/chart.js';
-import { CNI_NAMESPACE } from '../../core/mesh/names.js';
+import { CNI_NAME } from '../../core/mesh/names.js';
 import { cliCreatedBy } from '../../core/version.js';
 import { cniChart } from './chart/chart.js';
 import { validateCniFlags } from './chart/flags.js';
@@ -32,5 +32,5 @@ export async function cniInstallValues(inputs: ChartInputs): Promise<CniValues> 
 export async function renderCniInstall(inputs: ChartInputs): Promise<CniObject[]> {
   const values = await cniInstallValues(inputs);
   const { cni } = await cniChart.templates();
-  return cni(values, { namespace: CNI_NAMESPACE });
+  return cni(values, { namespace: CNI_NAME });
 }

@@ -1,6 +1,6 @@
 import type { ConfigMap } from 'kubernetes-types/core/v1.js';
 import { UserError } from '../../../../core/errors.js';
-import { CNI_CONFIG_MAP } from '../../../../core/mesh/names.js';
+import { CNI_CONFIG_MAP, CNI_NAME } from '../../../../core/mesh/names.js';
 import type { CniValues } from '../values.js';
 import { type CniContext, cniLabels, namespaced } from './meta.js';
 
@@ -39,8 +39,8 @@ export function networkConfig(values: CniValues): Record<string, unknown> {
   linkerd['iptables-mode'] = values.iptablesMode;
   linkerd.ipv6 = !values.disableIPv6;
   return {
-    name: 'linkerd-cni',
-    type: 'linkerd-cni',
+    name: CNI_NAME,
+    type: CNI_NAME,
     log_level: values.logLevel,
     kubernetes: { kubeconfig: '__KUBECONFIG_FILEPATH__' },
     linkerd,
