@@ -6,7 +6,10 @@ import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { pathToRegex, quoteMeta } from '../../src/core/profile/serviceProfile.js';
 import { goPathJoin } from '../../src/core/profile/openApi.js';
+import { CRDS_CHART_VERSION, LINKERD_VERSION } from '../../src/core/version.js';
+import { renderCrds } from '../../templates/crds/index.js';
 import { startApiServer } from '../support/apiserver.js';
+import { valueProblems } from '../support/structural-schema.js';
 import { runCli } from '../support/cli.js';
 import { expectGoldenFile } from '../support/golden.js';
 
@@ -164,6 +167,26 @@ describe('linkerd profile refusals', () => {
     } finally {
       rmSync(d, { recursive: true, force: true });
     }
+  });
+});
+
+describe('generated profiles against the ServiceProfile CRD', () => {
+  it('fit the v1alpha2 schema linkerd install --crds renders, for every source', async () => {
+    const crd = renderCrds({ namespace: 'linkerd', cliVersion: LINKERD_VERSION, chartVersion: CRDS_CHART_VERSION }).find(
+      (c) => c.spec.names.kind === 'ServiceProfile',
+    );
+    const schema = crd?.spec.versions.find((v) => v.name === 'v1alpha2')?.schema?.openAPIV3Schema;
+    expect(schema).toBeDefined();
+    const outputs = [
+      await profile('-n', 'shelf', '--open-api', here('books.swagger.yaml'), 'books'),
+      await profile('-n', 'shelf', '--open-api', here('books.openapi3.json'), 'books'),
+      await profile('-n', 'shelf', '--proto', here('bookstore.proto'), 'books'),
+      await profile('-n', 'shelf', '--template', 'books'),
+    ];
+    // apiVersion, kind and metadata are the API server's, not in the CRD's schema: spec is what it checks.
+    for (const out of outputs) expect(valueProblems({ spec: (yaml.load(out) as { spec: unknown }).spec }, schema as never, '')).toEqual([]);
+    // The validator is not blind: a route without its condition is refused.
+    expect(valueProblems({ spec: { routes: [{ name: 'x' }] } }, schema as never, '')).not.toEqual([]);
   });
 });
 
