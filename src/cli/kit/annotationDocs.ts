@@ -1,6 +1,7 @@
 /*
- * The proxy annotations `linkerd doc` documents, in its order, with its descriptions (linkerd's
- * doc.go). `config.linkerd.io/disable-identity` is left out: linkerd no longer reads it.
+ * The proxy annotations `linkerd doc` documents, with linkerd's descriptions as its current
+ * reference pages print them (the `Appache` is theirs). `config.linkerd.io/disable-identity` is
+ * left out: linkerd no longer reads it.
  */
 
 import { INJECT_ANNOTATION } from '../../core/mesh/names.js';
@@ -50,8 +51,21 @@ export const ANNOTATION_DOCS: readonly AnnotationDoc[] = [
   doc('config.linkerd.io/proxy-outbound-connect-timeout', 'Used to configure the outbound TCP connection timeout in the proxy'),
   doc(
     'config.alpha.linkerd.io/proxy-wait-before-exit-seconds',
-    "The proxy sidecar will stay alive for at least the given period before receiving SIGTERM signal from Kubernetes but no longer than pod's `terminationGracePeriodSeconds`. If not provided, it will be defaulted to `0`",
+    "Adds a preStop hook to the proxy container to delay receiving SIGTERM signal from Kubernetes but no longer than pod's `terminationGracePeriodSeconds`. Defaults to `0`",
   ),
   doc('config.linkerd.io/proxy-await', 'The application container will not start until the proxy is ready; accepted values are `enabled` and `disabled`'),
   doc('config.linkerd.io/close-wait-timeout', 'Sets nf_conntrack_tcp_timeout_close_wait. Accepts a duration string, e.g. `1m` or `3600s`'),
+  doc(
+    'config.linkerd.io/access-log',
+    'Enables HTTP access logging in the proxy. Accepted values are `apache`, to output the access log in the Appache Common Log Format, and `json`, to output the access log in JSON.',
+  ),
+  doc('config.linkerd.io/default-inbound-policy', "Proxy's default inbound policy"),
+  doc(
+    'config.beta.linkerd.io/proxy-enable-native-sidecar',
+    'Enable KEP-753 native sidecars. This is a beta feature. It requires Kubernetes >= 1.29. If enabled, .proxy.waitBeforeExitSeconds should not be used.',
+  ),
+  doc(
+    'config.alpha.linkerd.io/proxy-enable-native-sidecar',
+    'Enable KEP-753 native sidecars. This is a beta feature. It requires Kubernetes >= 1.29. If enabled, .proxy.waitBeforeExitSeconds should not be used. Deprecated in favor of config.beta.linkerd.io/proxy-enable-native-sidecar',
+  ),
 ];
