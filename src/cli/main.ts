@@ -94,7 +94,11 @@ export function buildProgram(session: RunSession = newSession(processIo())): Com
  */
 async function addLoaded(parent: Command, loader: CommandLoader, session: RunSession, wanted?: string): Promise<void> {
   const { command } = await loader.load();
-  const cmd = addCommand(parent, { ...command, name: loader.name, aliases: loader.aliases, summary: loader.summary, deprecated: loader.deprecated }, session);
+  const cmd = addCommand(
+    parent,
+    { ...command, name: loader.name, aliases: loader.aliases, summary: loader.summary, hidden: loader.hidden, deprecated: loader.deprecated },
+    session,
+  );
   for (const sub of loader.subcommands ?? []) {
     if (wanted === undefined || sub.name === wanted || sub.aliases?.includes(wanted)) await addLoaded(cmd, sub, session);
     else addCommandStub(cmd, sub);

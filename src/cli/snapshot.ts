@@ -12,6 +12,7 @@ import path from 'node:path';
 import { startupSnapshot } from 'node:v8';
 import { renderInstall } from '../core/install/index.js';
 import { snapshotBlobArg } from '../core/snapshotBlobArg.js';
+import { CNI_NAME } from '../core/mesh/names.js';
 import { setPackageLoader } from '../core/kube/clientNode.js';
 import { buildProgram, main } from './main.js';
 import { command as install } from './commands/install.js';
@@ -37,7 +38,7 @@ async function warmUp(): Promise<void> {
       return processIo().env;
     },
   };
-  const session = { io, exitCode: 0, globals: () => ({ linkerdNamespace: 'linkerd', cniNamespace: 'linkerd-cni', asGroup: [], verbose: false }) };
+  const session = { io, exitCode: 0, globals: () => ({ linkerdNamespace: 'linkerd', cniNamespace: CNI_NAME, asGroup: [], verbose: false }) };
   const program = buildProgram(session);
   addCommand(program, { ...install, name: 'install', summary: '' }, session);
   addCommand(program, { ...version, name: 'version', summary: '' }, session);

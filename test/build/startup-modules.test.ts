@@ -82,6 +82,7 @@ const STARTUP = [
   'core/parse/strconv.js',
   'core/values/charts.js',
   'families/analyze/index.js', // each family's declaration: names, summaries, loaders
+  'families/cni/index.js',
   'families/core/index.js',
   'families/diagnostics/index.js',
   'families/multicluster/index.js',

@@ -107,9 +107,12 @@ export async function complete(root: Command, words: readonly string[], sources:
       .filter((f): f is string => f !== undefined);
     return starting([...new Set(flags)].sort(), cur);
   }
-  // Hidden (deprecated) commands are not offered, as cobra offers only available commands.
-  const shown = new Set(cmd.createHelp().visibleCommands(cmd));
-  const subcommands = cmd.commands.filter((c) => shown.has(c) && !hiddenCommand(c)).map((c) => c.name());
+  // Hidden and deprecated commands run but are not offered (cobra's IsAvailableCommand).
+  const subcommands = cmd
+    .createHelp()
+    .visibleCommands(cmd)
+    .filter((c) => !hiddenCommand(c))
+    .map((c) => c.name());
   if (subcommands.length > 0) return starting([...subcommands, 'help'].sort(), cur);
   return starting(argumentChoices.get(cmd) ?? [], cur);
 }

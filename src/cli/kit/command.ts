@@ -54,6 +54,8 @@ export interface CommandSpec extends CommandBody {
   name: string;
   aliases?: readonly string[];
   summary: string;
+  /** cobra's Hidden: runs, but help, completion and the reference leave it out. */
+  hidden?: boolean;
   /**
    * cobra's Deprecated: the command is hidden from its parent's help and, when run, first prints
    * `Command "<name>" is deprecated, <deprecated>` to stderr.
@@ -77,13 +79,13 @@ function describe(cmd: Command, spec: Pick<CommandSpec, 'summary' | 'long' | 'al
 }
 
 /** A command help can list without its module: name, aliases and summary only. */
-export function addCommandStub(parent: Command, head: Pick<CommandSpec, 'name' | 'summary' | 'aliases' | 'deprecated'>): Command {
-  return describe(parent.command(head.name, { hidden: head.deprecated !== undefined }), head);
+export function addCommandStub(parent: Command, head: Pick<CommandSpec, 'name' | 'summary' | 'aliases' | 'hidden' | 'deprecated'>): Command {
+  return describe(parent.command(head.name, { hidden: head.hidden === true || head.deprecated !== undefined }), head);
 }
 
 /** Declares `spec` (and its subcommands) under `parent`. */
 export function addCommand(parent: Command, spec: CommandSpec, session: RunSession): Command {
-  const cmd = describe(parent.command(spec.name, { hidden: spec.deprecated !== undefined }), spec);
+  const cmd = describe(parent.command(spec.name, { hidden: spec.hidden === true || spec.deprecated !== undefined }), spec);
   for (const a of spec.args ?? []) {
     const name = `${a.name}${a.variadic ? '...' : ''}`;
     cmd.argument(a.required ? `<${name}>` : `[${name}]`, a.help);

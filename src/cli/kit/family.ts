@@ -13,6 +13,8 @@ export interface CommandLoader {
   aliases?: readonly string[];
   /** The one-line summary help lists (cobra's Short). */
   summary: string;
+  /** cobra's Hidden: runs, but help, completion and the reference leave it out (`doc`). */
+  hidden?: boolean;
   load(): Promise<{ command: CommandBody }>;
   /**
    * A command of subcommands declared here, not in its module (`viz install`, `viz check`): help
