@@ -4,6 +4,7 @@ import { createIssuerFiles, createTrustAnchorFiles } from '../../../src/core/ide
 import { inspectPem } from '../../../src/core/identity/inspect.js';
 import { createTrustAnchor, createWebhookCert, generateEcdsaKey, generateEcdsaP256Key, parseCertificates } from '../../../src/core/pki/index.js';
 import { tempDir } from './support.js';
+import { writeTestFile } from '../../support/testFiles.js';
 
 const DAY = 86_400_000;
 const at = (days: number) => new Date(Date.now() + days * DAY);
@@ -83,7 +84,7 @@ describe('linkerd identity create-trust-anchor / create-issuer', () => {
       t = tempDir();
       const c = await make();
       fs.writeFileSync(t.file('ca.crt'), c.certPem);
-      fs.writeFileSync(t.file('ca.key'), c.keyPem);
+      writeTestFile(t.file('ca.key'), c.keyPem);
       return c;
     };
     const cases: Array<[string, () => Promise<{ certPem: string; keyPem: string }>, RegExp]> = [

@@ -10,7 +10,8 @@ import { type ApiServer, kubeGlobals, startApiServer } from '../../support/apise
 import { kubernetesModelFailures } from '../../support/kubernetes-models.js';
 import { identityChain, keyOf, linkerdCrds, meshedPod, namespaceObject, renderDiff } from './upgrade-support.js';
 import { fixtureText } from './support.js';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeTestFile } from '../../support/testFiles.js';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -41,11 +42,8 @@ const REGENERATED: Record<string, string[]> = {
 };
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'linkerd-upgrade-'));
-function file(name: string, text: string): string {
-  const p = path.join(tmp, name);
-  writeFileSync(p, text);
-  return p;
-}
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const file = (name: string, text: string): string => writeTestFile(path.join(tmp, name), text);
 
 const overridesOf = (objects: readonly RenderedObject[]) => {
   const secret = objects.find((o) => o.kind === 'Secret' && o.metadata.name === 'linkerd-config-overrides');
