@@ -70,7 +70,9 @@ describe('linkerd identity (CLI)', () => {
       stdout: '',
       stderr: 'Error: --key-type: must be one of ecdsa-p256, rsa-2048, rsa-4096\n',
     });
-    expect((await runCli(['identity', 'create-issuer'], { cwd: t.dir })).stderr).toBe('Error: --trust-anchor-file: is required\n');
+    expect((await runCli(['identity', 'create-issuer', '--trust-anchor-key-file', 'k'], { cwd: t.dir })).stderr).toBe(
+      'Error: required flag(s) "trust-anchor-file" not set\nRun \'linkerd identity create-issuer --help\' for usage.\n',
+    );
     expect((await runCli(['identity', 'inspect', 'missing.pem'], { cwd: t.dir })).stderr).toBe('Error: open missing.pem: no such file or directory\n');
   });
 
