@@ -42,5 +42,5 @@ export function runPlugin(args: string[], commandNames: readonly string[], io: C
  */
 function exitCodeOf(status: number | null, signal: NodeJS.Signals | null): number {
   if (status !== null) return status;
-  return signal === null ? 1 : 128 + (os.constants.signals[signal] ?? 0);
+  return signal === null ? 1 : 128 + os.constants.signals[signal];
 }

@@ -223,3 +223,13 @@ describe("cobra's help conventions on every command", () => {
     expect([r.code, r.stdout, r.stderr]).toEqual([1, '', 'Error: Provide the pod name argument or use the selector flag\n']);
   });
 });
+
+describe('--api-addr', () => {
+  it('is ignored with a warning by the commands that do not use it, and says which do', async () => {
+    const r = await runCli(['version', '--client', '--api-addr', '127.0.0.1:1']);
+    expect([r.code, r.stderr]).toEqual([0, 'Warning: --api-addr is ignored by "linkerd version"\n']);
+    expect((await runCli(['version', '--help'])).stdout).toContain('only diagnostics endpoints and check use it');
+    const used = await runCli(['diagnostics', 'endpoints', 'web.shop.svc.cluster.local:80', '--api-addr', '127.0.0.1:1']);
+    expect(used.stderr).not.toContain('--api-addr is ignored');
+  });
+});

@@ -7,7 +7,10 @@ import { REPO_ROOT, runCli } from '../support/cli.js';
 /* One way to print an instant: Go's RFC 3339 in UTC, whole seconds (`2035-01-01T00:00:00Z`). */
 
 function sources(dir: string): string[] {
-  return fs.readdirSync(path.join(REPO_ROOT, dir), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => path.join(dir, f));
+  return fs
+    .readdirSync(path.join(REPO_ROOT, dir), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => path.join(dir, f));
 }
 
 describe('time in messages and output', () => {

@@ -4,6 +4,8 @@ import type { CommandBody } from '../kit/command.js';
 import type { CliIo } from '../kit/io.js';
 
 export const command: CommandBody = {
+  // Passed on to the extensions' checks (linkerd-<ext> check --api-addr=…).
+  apiAddr: true,
   // The real CLI's examples.
   examples: `  # Check that the Linkerd control plane is up and running
   linkerd check

@@ -2,7 +2,7 @@ import type { Command, Option } from 'commander';
 import type { GlobalOptions } from '../globals.js';
 import { setArgumentChoices } from '../completion/complete.js';
 import { UserError } from '../../core/errors.js';
-import { usageHint } from '../help/cobraErrors.js';
+import { commandPath, usageHint } from '../help/cobraErrors.js';
 import { isPersistent, setExamples } from '../help/cobraHelp.js';
 import { setDashDashRewrite, type DashDashRewrite } from './argv.js';
 import { addFlags, isRequiredFlag, type FlagSpec } from './flags.js';
@@ -49,6 +49,11 @@ export interface CommandBody {
   examples?: string;
   subcommands?: readonly CommandSpec[];
   dashDash?: DashDashRewrite;
+  /**
+   * The command reads the global `--api-addr` (talks to a control-plane service at host:port);
+   * given to any other command, it is ignored with a warning.
+   */
+  apiAddr?: boolean;
   run?: RunCommand;
 }
 
@@ -128,7 +133,11 @@ export function addCommand(parent: Command, spec: CommandSpec, session: RunSessi
       if (spec.deprecated !== undefined) session.io.stderr.write(`Command ${JSON.stringify(spec.name)} is deprecated, ${spec.deprecated}\n`);
       checkAncestorFlags(cmd);
       checkRequiredFlags(cmd);
-      const code: unknown = await run({ args: cmd.processedArgs as unknown[], flags: cmd.opts(), globals: session.globals(), io: session.io, command: cmd });
+      const globals = session.globals();
+      if (globals.apiAddr !== undefined && spec.apiAddr !== true) {
+        session.io.stderr.write(`Warning: --api-addr is ignored by "${commandPath(cmd)}"\n`);
+      }
+      const code: unknown = await run({ args: cmd.processedArgs as unknown[], flags: cmd.opts(), globals, io: session.io, command: cmd });
       session.exitCode = typeof code === 'number' ? code : 0;
     });
   } else {

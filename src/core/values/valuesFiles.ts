@@ -83,7 +83,6 @@ export function parseValuesYaml(text: string, source: string, accepts: string = 
   } catch (e) {
     if (e instanceof yaml.YAMLException) {
       // @types/js-yaml declares `mark` always present; js-yaml leaves it out for errors without a position.
-      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       const mark = e.mark as yaml.YAMLException['mark'] | undefined;
       const line = mark ? mark.line + 1 : /single document/.test(e.reason) ? secondDocumentLine(text) : undefined;
       const where = line === undefined ? source : `${source}:${line}:${mark ? mark.column + 1 : 1}`;

@@ -29,7 +29,7 @@ describe('a values file that is not one map', () => {
     expect(failure('- 1\n', 'X takes a map')).toEqual({ message: 'v.yaml: a values file must contain a map of values, not a list', hint: 'X takes a map' });
   });
 
-  it("inject --values says it takes chart values or linkerd-config", async () => {
+  it('inject --values says it takes chart values or linkerd-config', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'l5d-values-'));
     const file = path.join(dir, 'two.yaml');
     fs.writeFileSync(file, 'a: 1\n---\nb: 2\n');
