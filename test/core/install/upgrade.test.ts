@@ -134,6 +134,22 @@ describe('upgrade: install → apply → upgrade renders the same control plane'
     expect(renderDiff(installed, fromStdin.objects)).toEqual(REGENERATED);
   });
 
+  it('keeps the installed heartbeat schedule when upgraded later, from the cluster or --from-manifests (quiet GitOps diffs)', async () => {
+    const later = new Date(NOW.getTime() + 3 * 3_600_000 + 17 * 60_000);
+    const schedule = (objects: readonly RenderedObject[]) =>
+      (objects.find((o) => o.kind === 'CronJob' && o.metadata.name === 'linkerd-heartbeat') as { spec?: { schedule?: string } } | undefined)?.spec?.schedule;
+    expect(schedule(installed)).toMatch(/^\d+ \d+ \* \* \*$/);
+    const fromCluster = await renderUpgrade(upgradeRequest(server, { now: later }));
+    expect(renderDiff(installed, fromCluster.objects)).toEqual(REGENERATED);
+    const manifest = installed.map((o) => `---\n${yaml.dump(o)}`).join('');
+    const offline = await renderUpgrade(upgradeRequest(server, { now: later, fromManifests: file('install-later.yaml', manifest) }));
+    expect(schedule(offline.objects)).toBe(schedule(installed));
+    expect(renderDiff(installed, offline.objects)).toEqual(REGENERATED);
+    // A schedule set in the values still wins.
+    const pinned = await renderUpgrade(upgradeRequest(server, { now: later, set: ['heartbeatSchedule=1 2 * * *'] }));
+    expect(schedule(pinned.objects)).toBe('1 2 * * *');
+  });
+
   it('--crds renders the CRD chart (no control plane), deciding the Gateway API CRDs against the cluster', async () => {
     const crds = await renderUpgrade(upgradeRequest(server, { crds: true, set: ['installGatewayAPI=true'] }));
     expect(crds.objects.length).toBe(14);
