@@ -90,7 +90,9 @@ describe('linkerd identity (CLI)', () => {
     expect((await runCli([...anchor, '--validity', '0s'], { cwd: t.dir })).stderr).toBe('Error: --validity must be a positive duration (got 0s)\n');
     expect(fs.existsSync(`${t.dir}/v.crt`) || fs.existsSync(`${t.dir}/v.key`)).toBe(false);
     const rotate = await runCli(['identity', 'rotate', 'issuer', '--generate', '--trust-anchor-key', 'k', '--validity', '8760', ...kube()]);
-    expect(rotate.stderr).toBe('Error: invalid argument "8760" for "--validity" flag: time: missing unit in duration "8760" (units: d (24h), h, m, s, ms, us (or µs), ns)\n');
+    expect(rotate.stderr).toBe(
+      'Error: invalid argument "8760" for "--validity" flag: time: missing unit in duration "8760" (units: d (24h), h, m, s, ms, us (or µs), ns)\n',
+    );
   });
 
   it('rotate status -o json, and add-anchor: the manifest on stdout, next steps on stderr', async () => {

@@ -70,7 +70,12 @@ describe('linkerd image', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr.trimEnd()).toMatch(message);
     // One line, or one line and cobra's pointer to the usage.
-    expect(r.stderr.trimEnd().split('\n').filter((l) => !l.startsWith('Run '))).toHaveLength(1);
+    expect(
+      r.stderr
+        .trimEnd()
+        .split('\n')
+        .filter((l) => !l.startsWith('Run ')),
+    ).toHaveLength(1);
     expect(existsSync(join(s.dir, 'x'))).toBe(false);
   });
 

@@ -55,7 +55,7 @@ describe('check flags', () => {
     expect(parseValidity('x', '720h')).toBe(30 * 86_400_000);
   });
 
-  it('a duration with a unit Go lacks says which units exist: days for validities, Go\'s for the real CLI\'s flags', async () => {
+  it("a duration with a unit Go lacks says which units exist: days for validities, Go's for the real CLI's flags", async () => {
     expect(() => parseValidity('cert-min-validity', '3w')).toThrow(
       'invalid argument "3w" for "--cert-min-validity" flag: time: unknown unit "w" in duration "3w" (units: d (24h), h, m, s, ms, us (or µs), ns)',
     );

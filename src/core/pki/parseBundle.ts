@@ -54,7 +54,8 @@ export function parseBundle(text: string, source: string): BundleEntry[] {
     }
     checkGap(from, found.beginLine, false);
     const line = found.beginLine + 1;
-    if (found.block.type !== 'CERTIFICATE') throw new UserError(`${source}:${line}: ${articleFor(found.block.type)} ${found.block.type} block where a CERTIFICATE was expected`);
+    if (found.block.type !== 'CERTIFICATE')
+      throw new UserError(`${source}:${line}: ${articleFor(found.block.type)} ${found.block.type} block where a CERTIFICATE was expected`);
     const parsed = parseCertificateDer(found.block.bytes);
     if (!parsed.ok) throw new UserError(`${source}:${line}: ${parsed.reason}`);
     entries.push({ certificate: parsed.certificate, line });

@@ -172,7 +172,18 @@ describe('linkerd identity inspect', () => {
 
 describe('PEM block types in messages', () => {
   it('take the article they are read with', () => {
-    const cases = ['EC PRIVATE KEY', 'RSA PRIVATE KEY', 'X509 CRL', 'ENCRYPTED PRIVATE KEY', 'OPENSSH PRIVATE KEY', 'PRIVATE KEY', 'DSA PRIVATE KEY', 'CERTIFICATE', 'NEW CERTIFICATE REQUEST', 'PKCS7'];
+    const cases = [
+      'EC PRIVATE KEY',
+      'RSA PRIVATE KEY',
+      'X509 CRL',
+      'ENCRYPTED PRIVATE KEY',
+      'OPENSSH PRIVATE KEY',
+      'PRIVATE KEY',
+      'DSA PRIVATE KEY',
+      'CERTIFICATE',
+      'NEW CERTIFICATE REQUEST',
+      'PKCS7',
+    ];
     expect(cases.map((t) => `${articleFor(t)} ${t}`)).toEqual([
       'an EC PRIVATE KEY',
       'an RSA PRIVATE KEY',

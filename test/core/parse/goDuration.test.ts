@@ -97,7 +97,9 @@ describe('positiveDurationMs', () => {
   });
 
   it("refuses a value Go cannot parse in pflag's words", () => {
-    expect(() => positiveDurationMs('validity', '1y')).toThrow('invalid argument "1y" for "--validity" flag: time: unknown unit "y" in duration "1y" (units: d (24h), h, m, s, ms, us (or µs), ns)');
+    expect(() => positiveDurationMs('validity', '1y')).toThrow(
+      'invalid argument "1y" for "--validity" flag: time: unknown unit "y" in duration "1y" (units: d (24h), h, m, s, ms, us (or µs), ns)',
+    );
   });
 
   it.each(['0s', '0', '-1h'])('refuses %s as not positive', (value) => {
