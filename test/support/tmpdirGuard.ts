@@ -15,6 +15,8 @@ holder[ORIGINAL] ??= { env: process.env.TMPDIR, base: os.tmpdir() };
 const original = holder[ORIGINAL];
 
 const dir = fs.mkdtempSync(path.join(original.base, 'linkerd-ts-test-'));
+// Traversable like the real one: some tests run a script as another user on files made under it.
+fs.chmodSync(dir, 0o755);
 process.env.TMPDIR = dir;
 // Deliberate caches kept between runs (downloaded packages) live in the real one: see machineTmpdir().
 process.env.LINKERD_TS_MACHINE_TMPDIR = original.base;
