@@ -3,7 +3,7 @@ import { isUserError } from '../core/errors.js';
 import { FAMILIES } from '../families/registry.js';
 import { addGlobalFlags, GLOBAL_FLAGS, resolveGlobals, type GlobalOptions } from './globals.js';
 import { rejectExcessArguments, useCobraErrors } from './help/cobraErrors.js';
-import { useCobraHelp } from './help/cobraHelp.js';
+import { usageString, useCobraHelp } from './help/cobraHelp.js';
 import { normalizeArgs } from './kit/argv.js';
 import { addCommand, addCommandStub, type RunSession } from './kit/command.js';
 import { commandLoaders, completionSources, type CommandLoader, type FamilyDeclaration } from './kit/family.js';
@@ -56,6 +56,33 @@ function newSession(io: CliIo): Session {
   return session;
 }
 
+/**
+ * cobra's `help [command]`: the help of the command the words name, on stdout. Words naming no
+ * command at the top are an unknown help topic, answered (as cobra does) with the root's usage on
+ * stderr, exit 0; below the top, the deepest command named is the topic.
+ */
+function addHelpCommand(program: Command, s: Session): void {
+  program.helpCommand(false);
+  program
+    .command('help')
+    .argument('[command...]')
+    .summary('Help about any command')
+    .description(`Help provides help for any command in the application.\nSimply type ${program.name()} help [path to command] for full details.`)
+    .action((words: string[]) => {
+      let topic = program;
+      for (const w of words) {
+        const sub = topic.commands.find((c) => c.name() === w || c.aliases().includes(w));
+        if (!sub) break;
+        topic = sub;
+      }
+      if (words.length > 0 && topic === program) {
+        s.io.stderr.write(`Unknown help topic [${words.map((w) => `\`${w}\``).join(' ')}]\n${usageString(program)}`);
+        return;
+      }
+      topic.outputHelp();
+    });
+}
+
 /** The root command with its global flags, no subcommand yet. */
 export function buildProgram(session: RunSession = newSession(processIo())): Command {
   const s = session as Session;
@@ -72,8 +99,7 @@ export function buildProgram(session: RunSession = newSession(processIo())): Com
   program.action(() => {
     program.outputHelp();
   });
-  // An action on the root turns commander's implicit `help [command]` off; cobra has it.
-  program.helpCommand(true);
+  addHelpCommand(program, s);
   // Like the real CLI's PersistentPreRunE: the globals are resolved (once) and the namespace
   // validated before any command runs.
   program.hook('preAction', async (_root, action) => {

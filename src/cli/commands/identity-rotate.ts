@@ -32,7 +32,7 @@ const addAnchor: CommandSpec = {
   name: 'add-anchor',
   summary: 'Render the trust bundle with a new anchor added, everywhere the anchors live',
   flags: [
-    { name: 'trust-anchor-file', type: 'string', help: 'The new trust anchor (PEM)' },
+    { name: 'trust-anchor-file', type: 'string', required: true, help: 'The new trust anchor (PEM)' },
     { name: 'force', type: 'bool', default: false, help: 'Proceed although the anchors in the cluster disagree' },
   ],
   run: async ({ flags, globals, io }) => {
@@ -68,7 +68,7 @@ const removeAnchor: CommandSpec = {
   summary: 'Render the trust bundle without the old anchors; refused while the issuer or a pod depends on them',
   flags: [
     { name: 'trust-anchor-file', type: 'string', help: 'Keep only the anchors of this file' },
-    { name: 'keep', type: 'strings', default: [], help: 'Keep the anchor with this SHA-256 fingerprint (repeatable; a unique prefix of 8+ digits)' },
+    { name: 'keep', type: 'stringArray', default: [], help: 'Keep the anchor with this SHA-256 fingerprint (repeatable; a unique prefix of 8+ digits)' },
     { name: 'force', type: 'bool', default: false, help: 'Proceed although pods were not restarted yet' },
   ],
   run: async ({ flags, globals, io }) => {

@@ -20,6 +20,7 @@ import {
   type x509,
 } from '../pki/index.js';
 import { parseBundle } from '../pki/parseBundle.js';
+import { formatRFC3339 } from '../pki/formatRFC3339.js';
 import type { Values } from '../values/index.js';
 import { readIdentityObjects } from './identityObjects.js';
 import { issuanceLifetimeMs, podsLacking, rotationFacts, type RotationFacts, type StaleWorkload } from './rotationState.js';
@@ -268,7 +269,7 @@ export async function removeAnchor(input: RemoveAnchorInput): Promise<StepResult
       [],
     );
     throw new UserError(
-      `${holdOld.length} meshed pod(s) started before the current issuer and may still hold a certificate of the old one until ${new Date(renewedBy).toISOString()}; restart them or wait (or use --force):\n${listPods(groups)}`,
+      `${holdOld.length} meshed pod(s) started before the current issuer and may still hold a certificate of the old one until ${formatRFC3339(new Date(renewedBy))}; restart them or wait (or use --force):\n${listPods(groups)}`,
     );
   }
   const next = structuredClone(c.values);
