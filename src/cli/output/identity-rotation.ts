@@ -21,7 +21,9 @@ function peerLines(peers: readonly PeerTrust[]): string[] {
       const g = p.gateway;
       out.push(`    gateway (${g.pods} pod(s)) trusts: ${g.anchors === undefined ? 'unknown' : shas(g.anchors)}`);
       const chain = !g.issuerKnown ? 'unknown (external issuer)' : g.issuerAnchor === undefined ? 'no known anchor' : g.issuerAnchor.slice(0, 16);
-      out.push(`    gateway identity chains to: ${chain}${g.mayHoldPreviousIssuer ? ' (pods started before the issuer: may still hold the previous one)' : ''}`);
+      out.push(
+        `    gateway identity chains to: ${chain}${g.mayHoldPreviousIssuer ? ' (pods started before the issuer: may still hold the previous one)' : ''}`,
+      );
     } else {
       out.push('    no gateway (gateway-less link)');
     }

@@ -140,7 +140,8 @@ export async function assessPeers(peers: readonly PeerFacts[], local: LocalTrust
           mayHoldPreviousIssuer,
         };
       }
-      const gatewayTrusts = gateway === undefined || (gateway.anchors !== undefined && local.required.every((s) => gateway.anchors?.some((a) => a.sha256 === s)));
+      const gatewayTrusts =
+        gateway === undefined || (gateway.anchors !== undefined && local.required.every((s) => gateway.anchors?.some((a) => a.sha256 === s)));
       const controlPlaneTrustsRequired = local.required.every((s) => cpSha.includes(s));
       const trustsRequired = controlPlaneTrustsRequired && gatewayTrusts;
       const gatewayOnOldChain =

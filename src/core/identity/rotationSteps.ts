@@ -150,7 +150,12 @@ export async function addAnchor(input: StepInput & { trustAnchorFile: string }):
     'Next: apply this manifest, restart the control plane (kubectl -n ' + input.namespace + ' rollout restart deploy), then every meshed workload,',
     'and follow `linkerd identity rotate status` until it reports pods-restarted.',
   ];
-  const peers = await judgePeers(input, c.facts, entries.map((e) => fingerprintSha256(e.certificate)), c.now);
+  const peers = await judgePeers(
+    input,
+    c.facts,
+    entries.map((e) => fingerprintSha256(e.certificate)),
+    c.now,
+  );
   const behind = peers.filter((p) => p.status === 'unknown' || p.trustsRequired === false);
   if (behind.length > 0) {
     notes.push(
@@ -309,7 +314,9 @@ export async function removeAnchor(input: RemoveAnchorInput): Promise<StepResult
   }
   const blockers = peerBlockers(await judgePeers(input, c.facts, keep, c.now), 'the anchors that would remain');
   if (blockers.length > 0 && !input.force) {
-    throw new UserError(`linked clusters still depend on the anchors that would be removed; finish the rotation there first (or use --force):\n${blockers.join('\n')}`);
+    throw new UserError(
+      `linked clusters still depend on the anchors that would be removed; finish the rotation there first (or use --force):\n${blockers.join('\n')}`,
+    );
   }
   const next = structuredClone(c.values);
   next.identityTrustAnchorsPEM = certificatesToPem(c.facts.bundle.filter((_, i) => keep.includes(c.facts.bundleSha[i] ?? '')));

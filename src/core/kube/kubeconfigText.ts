@@ -28,7 +28,8 @@ function fileReference(doc: Record<string, unknown>): string | undefined {
       if (typeof body !== 'object' || body === null) continue;
       for (const k of keys) {
         const v = (body as Record<string, unknown>)[k];
-        if (v !== undefined && v !== null && v !== '') return `${entry} ${String((item as { name?: unknown }).name ?? '')}: ${k}`;
+        const name = (item as { name?: unknown }).name;
+        if (v !== undefined && v !== null && v !== '') return `${entry} ${typeof name === 'string' ? name : ''}: ${k}`;
       }
     }
   }

@@ -32,11 +32,7 @@ export function secretKubeconfig(secret: Secret): { text: string } | { reason: s
 }
 
 /** Opens a client for the Link's target cluster; nothing is sent to it yet. The caller closes it. */
-export async function openLinkTarget(
-  local: ObjectFinder,
-  link: StoredLink,
-  o: { timeoutMs: number; env?: NodeJS.ProcessEnv },
-): Promise<TargetAccess> {
+export async function openLinkTarget(local: ObjectFinder, link: StoredLink, o: { timeoutMs: number; env?: NodeJS.ProcessEnv }): Promise<TargetAccess> {
   const secretName = `${link.namespace}/${link.clusterCredentialsSecret}`;
   let secret: Secret | undefined;
   try {

@@ -44,14 +44,32 @@ function meshedPod(name: string, namespace: string, account: string, labels: Rec
       phase: 'Running',
       startTime: new Date(Date.now() - 2 * HOUR).toISOString(),
       containerStatuses: [
-        { name: 'linkerd-proxy', ready: true, restartCount: 0, image: 'x', imageID: 'x', state: { running: { startedAt: new Date(Date.now() - 2 * HOUR).toISOString() } } },
+        {
+          name: 'linkerd-proxy',
+          ready: true,
+          restartCount: 0,
+          image: 'x',
+          imageID: 'x',
+          state: { running: { startedAt: new Date(Date.now() - 2 * HOUR).toISOString() } },
+        },
       ],
     },
   };
   return pod as StoredObject;
 }
 
-const KINDS = new Set(['Namespace', 'Deployment', 'Service', 'ServiceAccount', 'Secret', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding', 'CustomResourceDefinition']);
+const KINDS = new Set([
+  'Namespace',
+  'Deployment',
+  'Service',
+  'ServiceAccount',
+  'Secret',
+  'ClusterRole',
+  'ClusterRoleBinding',
+  'Role',
+  'RoleBinding',
+  'CustomResourceDefinition',
+]);
 
 /** East: Linkerd, the extension with its gateway (an address given by the "load balancer"), the remote-access token, a gateway pod. */
 async function eastObjects(o: { gatewayAddress?: boolean; multicluster?: boolean } = {}): Promise<object[]> {
@@ -84,7 +102,13 @@ async function westObjects(): Promise<object[]> {
     metadata: { name: 'probe-east', namespace: MC },
     subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'mc-probe', port: 4191 }] }],
   };
-  const controllerPod = meshedPod('controller-east-7f9b8-xyz12', MC, 'controller-east', { component: 'controller', 'mirror.linkerd.io/cluster-name': 'east' }, cluster.bundle);
+  const controllerPod = meshedPod(
+    'controller-east-7f9b8-xyz12',
+    MC,
+    'controller-east',
+    { component: 'controller', 'mirror.linkerd.io/cluster-name': 'east' },
+    cluster.bundle,
+  );
   return [...cluster.objects, ...objects, endpoints, controllerPod];
 }
 
@@ -117,7 +141,8 @@ async function link(east: ApiServer, west: ApiServer): Promise<object[]> {
   return docs;
 }
 
-const mcCheck = (west: ApiServer) => runCli(['multicluster', 'check', '--kubeconfig', west.kubeconfigPath, '--wait', '0s', '-o', 'json'], { env: NO_VERSIONCHECK });
+const mcCheck = (west: ApiServer) =>
+  runCli(['multicluster', 'check', '--kubeconfig', west.kubeconfigPath, '--wait', '0s', '-o', 'json'], { env: NO_VERSIONCHECK });
 
 async function twoClusters() {
   const east = await serve(await eastObjects(), TOKEN);
@@ -250,7 +275,9 @@ describe('identity rotate across a Link: both clusters, stage by stage', () => {
     // `multicluster check`'s #5 wants identical sets: it fails midway, as the real one does; the overlap check passes
     let r = await mcCheck(west);
     expect(byDescription(r.stdout).get('clusters share trust anchors')?.error).toBe('Problematic clusters:\n    * east');
-    r = await runCli(['check', '--kubeconfig', west.kubeconfigPath, '--only', 'linkerd-multicluster-identity', '--wait', '0s', '-o', 'json'], { env: NO_VERSIONCHECK });
+    r = await runCli(['check', '--kubeconfig', west.kubeconfigPath, '--only', 'linkerd-multicluster-identity', '--wait', '0s', '-o', 'json'], {
+      env: NO_VERSIONCHECK,
+    });
     expect(checksOf(r.stdout).map((c) => [c.description, c.result])).toEqual([['linked clusters and this one trust a common anchor\n\t* east', 'success']]);
 
     // 3. west switches its issuer and restarts; remove-anchor is refused: east does not trust the new anchor
@@ -315,7 +342,9 @@ describe('identity rotate across a Link: both clusters, stage by stage', () => {
     const r = await runCli(['identity', 'rotate', 'status', '--kubeconfig', west.kubeconfigPath]);
     expect(r.code).toBe(2);
     expect(r.stdout).toMatch(/^Stage: steady\n/);
-    expect(r.stdout).toMatch(/\n {2}east \(Link linkerd-multicluster\/east\)\n {4}unknown: Get "https:\/\/127\.0\.0\.1:\d+\/api\/v1\/namespaces\/linkerd\/configmaps\/linkerd-config[^"]*": dial tcp 127\.0\.0\.1:\d+: connect: connection refused\n/);
+    expect(r.stdout).toMatch(
+      /\n {2}east \(Link linkerd-multicluster\/east\)\n {4}unknown: Get "https:\/\/127\.0\.0\.1:\d+\/api\/v1\/namespaces\/linkerd\/configmaps\/linkerd-config[^"]*": dial tcp 127\.0\.0\.1:\d+: connect: connection refused\n/,
+    );
     const json = await runCli(['identity', 'rotate', 'status', '--kubeconfig', west.kubeconfigPath, '-o', 'json']);
     expect(json.code).toBe(2);
     expect((JSON.parse(json.stdout) as { peers: Array<{ status: string }> }).peers.map((p) => p.status)).toEqual(['unknown']);

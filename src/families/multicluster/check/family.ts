@@ -70,7 +70,13 @@ const RBAC_SELECTOR = (c: string) => `component in (service-mirror, controller),
 
 /** The objects a Link's controller needs: the legacy (`link`) name first, then the `controllers:` one. */
 const RBAC_KINDS = [
-  { kinds: 'ServiceAccounts', resource: 'serviceaccounts', namespaced: true, legacy: (c: string) => `linkerd-service-mirror-${c}`, current: (c: string) => `controller-${c}` },
+  {
+    kinds: 'ServiceAccounts',
+    resource: 'serviceaccounts',
+    namespaced: true,
+    legacy: (c: string) => `linkerd-service-mirror-${c}`,
+    current: (c: string) => `controller-${c}`,
+  },
   {
     kinds: 'ClusterRoles',
     resource: 'clusterroles',
@@ -87,7 +93,13 @@ const RBAC_KINDS = [
     legacy: (c: string) => `linkerd-service-mirror-access-local-resources-${c}`,
     current: (c: string) => `linkerd-multicluster-controller-access-local-resources-${c}`,
   },
-  { kinds: 'Roles', resource: 'roles', namespaced: true, legacy: (c: string) => `linkerd-service-mirror-read-remote-creds-${c}`, current: (c: string) => `controller-read-remote-creds-${c}` },
+  {
+    kinds: 'Roles',
+    resource: 'roles',
+    namespaced: true,
+    legacy: (c: string) => `linkerd-service-mirror-read-remote-creds-${c}`,
+    current: (c: string) => `controller-read-remote-creds-${c}`,
+  },
   {
     kinds: 'RoleBindings',
     resource: 'rolebindings',

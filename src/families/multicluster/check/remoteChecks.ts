@@ -59,7 +59,8 @@ export async function remoteAccess(ctx: CheckContext, links: readonly StoredLink
     for (const verb of SERVICE_VERBS) {
       try {
         const r = await client.selfSubjectAccessReview({ verb, resource: 'services', version: 'v1' });
-        if (!r.allowed) out.push(`* missing service permission [${verb}] for cluster [${c}]: not authorized to access services${r.reason ? `: ${r.reason}` : ''}`);
+        if (!r.allowed)
+          out.push(`* missing service permission [${verb}] for cluster [${c}]: not authorized to access services${r.reason ? `: ${r.reason}` : ''}`);
       } catch (e) {
         out.push(`* missing service permission [${verb}] for cluster [${c}]: ${firstLine(e)}`);
       }
