@@ -242,6 +242,9 @@ export async function switchIssuer(input: IssuerStepInput): Promise<StepResult> 
       `${n} meshed pod(s) do not trust the anchor that signs the new issuer yet; restart them first (or use --force):\n${listPods(untrusting)}`,
     );
   }
+  // Linked clusters verify our proxies' new certificates with their own anchors: say which do not trust this one yet.
+  const peers = await judgePeers(input, c.facts, [issuer.sha], c.now);
+  const behind = peers.filter((p) => p.status === 'unknown' || p.trustsRequired === false);
   const next = structuredClone(c.values);
   next.identity.issuer.tls.crtPEM = issuer.leafPem;
   next.identity.issuer.tls.keyPEM = issuer.keyPem;
@@ -249,6 +252,12 @@ export async function switchIssuer(input: IssuerStepInput): Promise<StepResult> 
     'Next: apply this manifest; the identity controller reloads the issuer by itself.',
     'Then restart the control plane and the meshed workloads, so every proxy holds a certificate of the new issuer,',
     'and follow `linkerd identity rotate status` until it reports issuer-switched.',
+    ...(behind.length > 0
+      ? [
+          'Warning: these linked clusters do not trust the new issuer’s anchor yet; their gateways will refuse proxies restarted with it (run add-anchor there first):',
+          ...behind.map((p) => (p.status === 'unknown' ? `  ${peerName(p)}: cannot be read (${p.error ?? ''})` : `  ${peerName(p)}`)),
+        ]
+      : []),
   ];
   return { objects: c.render(next), notes };
 }

@@ -11,6 +11,7 @@ import { cliContext, renderMulticluster } from '../../../src/families/multiclust
 import { linkPeers } from '../../../src/families/multicluster/peers.js';
 import { type ApiServer, kubeGlobals, startApiServer, type StoredObject } from '../../support/apiserver.js';
 import { runCli } from '../../support/cli.js';
+import { kubectlWithInput } from '../../support/kubectl.js';
 import { healthyCluster, makePki } from '../../core/check/support/clusters.js';
 import { apply, newAnchorFiles, NS, restartMeshedPods, tempDir } from '../../core/identity/support.js';
 
@@ -136,9 +137,11 @@ async function link(east: ApiServer, west: ApiServer): Promise<object[]> {
   const r = await runCli(['multicluster', 'link-gen', '--cluster-name', 'east', '--kubeconfig', east.kubeconfigPath]);
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
-  const docs = yaml.loadAll(r.stdout).filter((d): d is object => d !== null);
-  west.put(...docs);
-  return docs;
+  // The real kubectl creates the two Secrets and the Link on west (the Link against the CRD's schema).
+  const created = await kubectlWithInput(west, r.stdout, 'create', '--validate=false', '-o', 'name', '-f', '-');
+  expect(created.stderr).toBe('');
+  expect(created.stdout).toBe('secret/cluster-credentials-east\nsecret/cluster-credentials-east\nlink.multicluster.linkerd.io/east\n');
+  return yaml.loadAll(r.stdout).filter((d): d is object => d !== null);
 }
 
 const mcCheck = (west: ApiServer) =>
@@ -282,6 +285,10 @@ describe('identity rotate across a Link: both clusters, stage by stage', () => {
 
     // 3. west switches its issuer and restarts; remove-anchor is refused: east does not trust the new anchor
     const issued = await switchIssuer({ ...step(west), generate: { trustAnchorKeyFile: next.key } });
+    expect(issued.notes.slice(-2)).toEqual([
+      'Warning: these linked clusters do not trust the new issuer’s anchor yet; their gateways will refuse proxies restarted with it (run add-anchor there first):',
+      '  east (Link linkerd-multicluster/east)',
+    ]);
     apply(west, issued.objects);
     restartMeshedPods(west, new Date());
     await expect(removeAnchor({ ...step(west), keep: [newSha] })).rejects.toThrow(
