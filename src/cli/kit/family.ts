@@ -1,4 +1,5 @@
 import type { CheckFamilyEntry } from '../../core/check/family.js';
+import type { TrustPeerSource } from '../../core/identity/peers.js';
 import type { ChartEntry } from '../../core/values/chart.js';
 import type { CommandBody } from './command.js';
 
@@ -45,6 +46,8 @@ export interface FamilyDeclaration {
   checks?: CheckFamilyEntry;
   /** The family's charts (values schema, defaults, flag sets, templates), loaded on first use. */
   charts?: readonly ChartEntry[];
+  /** Clusters whose trust must move with ours in an anchor rotation (multicluster's Links), loaded when a rotation step runs. */
+  trustPeers?: { load(): Promise<TrustPeerSource> };
 }
 
 /**
