@@ -24,8 +24,9 @@ async function isRegistered(words) {
   const top = registered.get(words[0]);
   if (!top) return false;
   if (words.length < 2) return true;
-  const { command } = await top.load();
-  return (command.subcommands ?? []).some((s) => s.name === words[1] || s.aliases?.includes(words[1]));
+  // Declared in the family's index (viz) or listed by the command's module (multicluster).
+  const subs = top.subcommands ?? (await top.load()).command.subcommands ?? [];
+  return subs.some((s) => s.name === words[1] || s.aliases?.includes(words[1]));
 }
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'linkerd-startup-'));
