@@ -67,7 +67,9 @@ export async function buildSnapshotBlob(dir: string): Promise<boolean> {
         return name;
       } catch (e) {
         rmSync(blob, { force: true });
-        console.warn(`linkerd-ts: the start-up snapshot ${name} could not be built; bin/linkerd will load the bundle for its commands\n${(e as Error).message}`);
+        console.warn(
+          `linkerd-ts: the start-up snapshot ${name} could not be built; bin/linkerd will load the bundle for its commands\n${(e as Error).message}`,
+        );
         return undefined;
       }
     }),

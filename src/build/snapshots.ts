@@ -5,7 +5,7 @@ import type { Metafile, Plugin } from 'esbuild';
  * The V8 start-up snapshots the build makes, and which commands bin/linkerd starts from each.
  * A snapshot's start costs in proportion to its heap, so one holding every renderer would slow
  * `version` and `--help` down: `start` holds the program and the light commands, `render` the
- * commands that render manifests. A command routed nowhere starts from `start`, which hands it to
+ * installs, `edit` the commands that read the user's manifests. A command routed nowhere starts from `start`, which hands it to
  * the bundle (src/cli/snapshot/run.ts); a wrong route is only slower, never wrong.
  */
 
@@ -20,11 +20,8 @@ export interface SnapshotSpec {
 /** The first one is where everything not routed elsewhere starts. */
 export const SNAPSHOTS: readonly SnapshotSpec[] = [
   { name: 'start', entry: 'cli/snapshot/start.js', routes: [] },
-  {
-    name: 'render',
-    entry: 'cli/snapshot/render.js',
-    routes: ['install', 'upgrade', 'inject', 'uninject', 'analyze', 'viz install', 'multicluster install'],
-  },
+  { name: 'render', entry: 'cli/snapshot/render.js', routes: ['install', 'upgrade', 'viz install', 'multicluster install'] },
+  { name: 'edit', entry: 'cli/snapshot/edit.js', routes: ['inject', 'uninject', 'analyze'] },
 ];
 
 /** The families' declarations, whose loaders import a command's modules (`load: () => import(...)`). */

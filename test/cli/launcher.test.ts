@@ -47,9 +47,10 @@ const ways: Record<string, (args: string[]) => Run> = {
 
 /** Which build answered: a `--verbose` stack trace names the file its code was loaded from. */
 function startedFrom(run: Run): 'snapshot' | 'bundle' | 'unknown' {
-  return { start: 'snapshot', render: 'snapshot', bundle: 'bundle', unknown: 'unknown' }[whichBuild(run)] as 'snapshot' | 'bundle' | 'unknown';
+  const build = whichBuild(run);
+  return build === 'bundle' || build === 'unknown' ? build : 'snapshot';
 }
-/** The snapshot (start, render) or the bundle a `--verbose` stack trace was loaded from. */
+/** The snapshot (start, render, edit) or the bundle a `--verbose` stack trace was loaded from. */
 function whichBuild(run: Run): string {
   const snapshot = /dist\/snapshot\/(\w+)\.cjs/.exec(run.stderr);
   if (snapshot?.[1]) return snapshot[1];
@@ -82,7 +83,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('bin/linkerd', () => {
   it('has a start-up snapshot for this node after the build, and starts from it', () => {
     // The build skips the snapshots only on a node that cannot require() ES modules.
-    for (const name of ['start', 'render']) expect(existsSync(join(ROOT, `dist/snapshot/${name}.blob`))).toBe(process.features.require_module);
+    for (const name of ['start', 'render', 'edit']) expect(existsSync(join(ROOT, `dist/snapshot/${name}.blob`))).toBe(process.features.require_module);
     const r = ways.snapshot(FAILING_VERBOSE);
     expect(r.status).toBe(1);
     expect(startedFrom(r)).toBe(process.features.require_module ? 'snapshot' : 'bundle');
@@ -90,12 +91,13 @@ describe('bin/linkerd', () => {
     expect(startedFrom(ways['node bin/linkerd'](FAILING_VERBOSE))).toBe('bundle');
   });
 
-  it.runIf(process.features.require_module)('starts the renderers from the render snapshot, everything else from the start snapshot', () => {
+  it.runIf(process.features.require_module)('starts the installs from the render snapshot, inject and analyze from edit, everything else from start', () => {
     // A namespace that is not one fails in the global flags, with a stack trace under --verbose.
     const bad = ['-L', 'not a namespace!', '--verbose'];
     expect(whichBuild(ways.snapshot(FAILING_VERBOSE))).toBe('render');
     expect(whichBuild(ways.snapshot([...bad, 'viz', 'install', '--ignore-cluster']))).toBe('render');
-    expect(whichBuild(ways.snapshot([...bad, 'analyze', 'fixtures/manifests/shop.yaml']))).toBe('render');
+    expect(whichBuild(ways.snapshot([...bad, 'analyze', 'fixtures/manifests/shop.yaml']))).toBe('edit');
+    expect(whichBuild(ways.snapshot([...bad, 'inject', '--ignore-cluster', 'fixtures/manifests/shop.yaml']))).toBe('edit');
     expect(whichBuild(ways.snapshot([...bad, 'version', '--client']))).toBe('start');
     expect(whichBuild(ways.snapshot([...bad, 'viz', 'list']))).toBe('bundle');
     // A command neither snapshot holds (check) starts from `start`, which hands the run to the bundle.

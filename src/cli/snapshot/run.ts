@@ -18,6 +18,7 @@ import { Readable, Writable } from 'node:stream';
 import { startupSnapshot } from 'node:v8';
 import { setPackageLoader } from '../../core/kube/clientNode.js';
 import { snapshotBlobArg } from '../../core/snapshotBlobArg.js';
+import type { CommandBody } from '../kit/command.js';
 import type { CliIo } from '../kit/io.js';
 import { loadersFor, main, runLinkerd } from '../main.js';
 
@@ -63,14 +64,17 @@ function sinkIo(): CliIo {
 /**
  * Runs each of `runs` (the CLI's arguments) once, in turn, at build time; a run that fails fails
  * the build of this snapshot (the blob is then not made, and bin/linkerd loads the bundle).
+ * `held` are the command modules the entry imports, so that the snapshot holds them (the build
+ * keeps the families' loaders of exactly those); one that did not load fails the build too.
  */
-export function warmUp(runs: readonly (readonly string[])[], done: () => void = () => {}): void {
+export function warmUp(held: readonly CommandBody[], runs: readonly (readonly string[])[], done: () => void = () => {}): void {
   void (async () => {
     try {
+      if (held.some((c) => typeof c !== 'object')) throw new Error("a command module the snapshot's entry imports has no command");
       for (const args of runs) {
         const io = sinkIo();
         let errors = '';
-        io.stderr.write = ((chunk: string | Uint8Array) => ((errors += String(chunk)), true)) as NodeJS.WriteStream['write'];
+        io.stderr.write = (chunk: string | Uint8Array) => ((errors += String(chunk)), true);
         const code = await runLinkerd(args, io);
         if (code !== 0) throw new Error(`the snapshot's warm-up run \`linkerd ${args.join(' ')}\` exited ${code}: ${errors}`);
       }
