@@ -24,8 +24,12 @@ export const SNAPSHOTS: readonly SnapshotSpec[] = [
   { name: 'edit', entry: 'cli/snapshot/edit.js', routes: ['inject', 'uninject', 'analyze'] },
 ];
 
-/** The families' declarations, whose loaders import a command's modules (`load: () => import(...)`). */
-const DECLARATION = /[\\/]families[\\/][^\\/]+[\\/]index\.js$/;
+/**
+ * The families' declarations, whose loaders import a command's modules (`load: () => import(...)`),
+ * and the core family's chart list (its charts' loaders, which no run calls: commands import the
+ * chart they render).
+ */
+const DECLARATION = /[\\/](?:families[\\/][^\\/]+[\\/]index|core[\\/]values[\\/]charts)\.js$/;
 
 /**
  * Replaces each module a family's declaration imports lazily with a marker, unless `keep` has it
