@@ -35,7 +35,7 @@ function packageRoot(file: string): string {
 
 /** `stack` with every frame in the bundle or the snapshot entry mapped to its TypeScript source. */
 export function sourceMappedStack(stack: string): string {
-  // Fetched, not imported: code started from the V8 snapshot cannot import() (see snapshot.ts).
+  // Fetched, not imported: code started from the V8 snapshot cannot import() (see src/cli/snapshot/run.ts).
   const { SourceMap } = process.getBuiltinModule('node:module');
   const maps = new Map<string, { map: SourceMapInstance; dir: string; root: string } | undefined>();
   const load = (file: string) => {
