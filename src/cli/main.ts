@@ -131,6 +131,33 @@ async function addLoaded(parent: Command, loader: CommandLoader, session: RunSes
   }
 }
 
+/** `loader` and every subcommand declared under it, at any depth. */
+function withSubcommands(loader: CommandLoader): CommandLoader[] {
+  return [loader, ...(loader.subcommands ?? []).flatMap(withSubcommands)];
+}
+
+/** The declared command `words[0]` names (by name or alias), and among its subcommands the one `words[1]` names. */
+function findLoader(loaders: readonly CommandLoader[], word: string | undefined): CommandLoader | undefined {
+  return word === undefined ? undefined : loaders.find((c) => c.name === word || c.aliases?.includes(word));
+}
+
+/**
+ * The command modules a run of `args` imports before it parses them, as `dispatch` loads them:
+ * the command named and, of its declared subcommands, the one named (with all below it); every
+ * command for `help` and shell completion; none for a plugin or bare `linkerd`. The start-up
+ * snapshot asks this to know whether it holds what a run needs (src/cli/snapshot/start.ts).
+ */
+export function loadersFor(args: readonly string[], families: readonly FamilyDeclaration[] = FAMILIES): CommandLoader[] {
+  const commands = commandLoaders(families);
+  if (args[0] === '__complete') return commands.flatMap(withSubcommands);
+  const [wanted, wantedSub] = leadingPositionals(args, 2);
+  if (wanted === 'help') return commands.flatMap(withSubcommands);
+  const entry = findLoader(commands, wanted);
+  if (!entry) return [];
+  const sub = findLoader(entry.subcommands ?? [], wantedSub);
+  return [entry, ...(sub ? withSubcommands(sub) : [])];
+}
+
 /** A program with every subcommand registered (help listings, shell completion, the reference). */
 export async function loadAllCommands(session: RunSession = newSession(processIo()), families: readonly FamilyDeclaration[] = FAMILIES): Promise<Command> {
   const program = buildProgram(session);

@@ -101,6 +101,10 @@ describe('the modules a run loads', () => {
     expect(run(['--help'])).toEqual(STARTUP);
   });
 
+  it('viz --help: the start-up modules only; the viz subcommands are listed from the declaration', () => {
+    expect(run(['viz', '--help'])).toEqual(STARTUP);
+  });
+
   it('a family whose declaration imports its command eagerly shows in version --client', async () => {
     // A bundle like dist/bundle, from the same compiled sources, with one more family whose
     // index.js imports the install command at module level instead of in its loader.
