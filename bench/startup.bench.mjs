@@ -5,7 +5,8 @@
 // alike; a case's figure is the median of its per-turn ratios to that turn's floor. Output goes to
 // /dev/null, as `linkerd install | kubectl apply` would not print it either. A command that is not
 // registered (a family not merged yet) is skipped with a note, not failed.
-// Targets: version and help ≤ 1.3×, install ≤ 2×, inject and analyze ≤ 1.5×.
+// Targets: version and help ≤ 1.3×, install ≤ 2×, inject and analyze ≤ 1.5×; and `viz install` ≤ 1.2×
+// `install` itself (the median of the per-turn ratios of the two, from the snapshot).
 // BENCH_RUNS sets the number of turns (default 15). BENCH_COMPARE=<another checkout, built> adds
 // its bin/linkerd as a third column, measured in the same turns (before/after figures).
 // A reference row: an empty user snapshot (node's own heap in a blob, built here), what any start
@@ -113,6 +114,14 @@ for (const c of present) {
   const k = variants.findIndex((v) => v.name === c.name && v.snapshot === 'compare');
   const other = k >= 0 ? `   ${cell(k, median(ratios[k]))}` : '';
   console.log(`${c.name.padEnd(42)}${cell(s, rs)}${cell(b, rb).padEnd(36)}${`≤ ${c.target}× ${ok ? 'OK' : 'MISSED'}`.padEnd(12)}${other}`);
+}
+// viz install against core install, turn by turn (both from the snapshot).
+const vizAt = variants.findIndex((v) => v.name === 'viz install --ignore-cluster' && v.snapshot === true);
+const installAt = variants.findIndex((v) => v.name === 'install --ignore-cluster' && v.snapshot === true);
+if (vizAt >= 0 && installAt >= 0) {
+  const r = median(times[vizAt].map((ms, i) => ms / times[installAt][i]));
+  if (r > 1.2) missed++;
+  console.log(`viz install / install (same turns)         ${r.toFixed(2)}×${''.padEnd(52)}≤ 1.2× ${r <= 1.2 ? 'OK' : 'MISSED'}`);
 }
 const e = variants.length - 1;
 console.log(`(an empty user snapshot, node's own heap in a blob: ${median(times[e]).toFixed(0)} ms ${median(ratios[e]).toFixed(2)}×)`);

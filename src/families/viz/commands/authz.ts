@@ -12,6 +12,7 @@ const AuthzFlags = z.object({
 });
 
 export const command: CommandBody = {
+  apiAddr: true,
   long: 'Display stats for server authorizations for a resource.',
   args: [{ name: 'resource', help: 'the resource (TYPE/NAME or TYPE NAME)', variadic: true }],
   flags: [

@@ -6,6 +6,7 @@ import { defaultNamespace, VIZ_NAMESPACE_FLAG, withMetricsApi } from './metricsS
 const EdgesFlags = z.object({ namespace: z.string().optional(), output: z.string(), allNamespaces: z.boolean(), vizNamespace: z.string().optional() });
 
 export const command: CommandBody = {
+  apiAddr: true,
   long: `Display connections between resources, and Linkerd proxy identities.
 
   The RESOURCETYPE argument specifies the type of resource to display edges within.

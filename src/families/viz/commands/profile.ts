@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { CommandBody } from '../../../cli/kit/command.js';
 import { UserError } from '../../../core/errors.js';
+import { LINKERD_CONFIG } from '../../../core/mesh/names.js';
 import { parseGoDuration } from '../../../core/parse/goDuration.js';
 import { invalidArgument } from '../../../core/parse/invalidArgument.js';
 
@@ -71,7 +72,7 @@ export const command: CommandBody = {
       const badNamespace = labelErrors(namespace, DNS_1123, DNS_1123_MSG);
       if (badNamespace) throw new UserError(`invalid namespace "${namespace}": ${badNamespace}`);
       const values = await readLinkerdConfig(client, globals.linkerdNamespace);
-      if (values === undefined) throw new UserError('configmaps "linkerd-config" not found');
+      if (values === undefined) throw new UserError(`configmaps "${LINKERD_CONFIG}" not found`);
       if (typeof values.clusterDomain === 'string' && values.clusterDomain) clusterDomain = values.clusterDomain;
     } finally {
       client.close();

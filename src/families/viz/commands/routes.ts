@@ -14,6 +14,7 @@ const RoutesFlags = z.object({
 });
 
 export const command: CommandBody = {
+  apiAddr: true,
   long: `Display route stats.
 
 This command will only display traffic which is sent to a service that has a Service Profile defined.`,

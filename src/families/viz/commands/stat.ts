@@ -18,6 +18,7 @@ const StatFlags = z.object({
 });
 
 export const command: CommandBody = {
+  apiAddr: true,
   long: `Display traffic stats about one or many resources.
 
   The RESOURCES argument specifies the target resource(s) to aggregate stats over:
