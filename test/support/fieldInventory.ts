@@ -15,12 +15,12 @@ interface Obj {
   data?: Record<string, unknown>;
 }
 
-/** A value that differs on every run (certificates, keys, their digests) is kept as a marker only. */
+/** A value that differs on every run (certificates, keys, their digests) is kept as a marker only; an empty one stays. */
 export const VOLATILE = '<volatile>';
 
 const VOLATILE_KEY = /(caBundle|checksum\/[^.]*|trust-root-sha256|PEM)$/;
 const isVolatile = (key: string, value: unknown) =>
-  VOLATILE_KEY.test(key) || (typeof value === 'string' && (value.includes('-----BEGIN') || /^[A-Za-z0-9+/=]{200,}$/.test(value)));
+  typeof value === 'string' && value !== '' && (VOLATILE_KEY.test(key) || value.includes('-----BEGIN') || /^[A-Za-z0-9+/=]{200,}$/.test(value));
 
 function flatten(node: unknown, prefix: string, out: Record<string, unknown>): void {
   const key = prefix;
