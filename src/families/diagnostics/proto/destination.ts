@@ -1,4 +1,5 @@
 import { BinaryReader, BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
+import { delimitedEnd } from './schema.js';
 
 /*
  * The few messages of io.linkerd.proxy.destination that `diagnostics endpoints` uses, written from
@@ -55,7 +56,7 @@ function each(r: BinaryReader, end: number, onField: (field: number, type: WireT
 }
 
 function mapEntry(r: BinaryReader, into: Record<string, string>): void {
-  const end = r.pos + r.uint32();
+  const end = delimitedEnd(r);
   let key = '';
   let value = '';
   each(r, end, (field, type) => {
@@ -67,12 +68,12 @@ function mapEntry(r: BinaryReader, into: Record<string, string>): void {
 }
 
 function ipAddress(r: BinaryReader): WeightedAddr['ip'] {
-  const end = r.pos + r.uint32();
+  const end = delimitedEnd(r);
   let ip: WeightedAddr['ip'];
   each(r, end, (field, type) => {
     if (field === 1) ip = { ipv4: r.fixed32() };
     else if (field === 2) {
-      const v6End = r.pos + r.uint32();
+      const v6End = delimitedEnd(r);
       const v6 = { first: 0n, last: 0n };
       each(r, v6End, (f, t) => {
         if (f === 1) v6.first = BigInt(r.fixed64());
@@ -86,11 +87,11 @@ function ipAddress(r: BinaryReader): WeightedAddr['ip'] {
 }
 
 function weightedAddr(r: BinaryReader): WeightedAddr {
-  const end = r.pos + r.uint32();
+  const end = delimitedEnd(r);
   const a: WeightedAddr = { port: 0, weight: 0, metricLabels: {} };
   each(r, end, (field, type) => {
     if (field === 1) {
-      const addrEnd = r.pos + r.uint32();
+      const addrEnd = delimitedEnd(r);
       each(r, addrEnd, (f, t) => {
         if (f === 1) a.ip = ipAddress(r);
         else if (f === 2) a.port = r.uint32();
@@ -114,7 +115,7 @@ export function decodeUpdate(bytes: Uint8Array): Update {
       r.skip(type);
       return;
     }
-    const end = r.pos + r.uint32();
+    const end = delimitedEnd(r);
     const add = { addrs: [] as WeightedAddr[], metricLabels: {} as Record<string, string> };
     each(r, end, (f, t) => {
       if (f === 1) add.addrs.push(weightedAddr(r));

@@ -44,6 +44,12 @@ export const MAX_DEPTH = 64;
 
 export class ProtoDecodeError extends Error {}
 
+/** Reads a length prefix and returns where the delimited body ends (the prefix read first, then the position). */
+export function delimitedEnd(r: BinaryReader): number {
+  const len = r.uint32();
+  return r.pos + len;
+}
+
 /** The Go identifier protoc-gen-go makes of a proto name: `failure_injector` → `FailureInjector`. */
 export function goName(protoName: string): string {
   return protoName
@@ -108,7 +114,7 @@ interface Raw {
 }
 
 function readMapEntry(r: BinaryReader, into: Record<string, string>): void {
-  const end = r.pos + r.uint32();
+  const end = delimitedEnd(r);
   let key = '';
   let value = '';
   while (r.pos < end) {
@@ -143,7 +149,7 @@ function readMessage(r: BinaryReader, def: MessageDef, end: number, depth: numbe
       if (f.repeated) slot.list.push(v);
       else slot.last = v;
     } else if (f.repeated && isScalarWire(f.type) && wire === WireType.LengthDelimited) {
-      const packedEnd = r.pos + r.uint32();
+      const packedEnd = delimitedEnd(r);
       while (r.pos < packedEnd) slot.list.push(readScalar(r, f.type));
     } else {
       const v = readScalar(r, f.type);
