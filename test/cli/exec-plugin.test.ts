@@ -95,7 +95,9 @@ describe('exec credential plugins have a deadline (issue 10 item 5)', () => {
     const config = path.join(dir, 'config-slow-plugin');
     let cli = 0;
     const run = runBounded(['check', '--timeout', '60s'], { env: { KUBECONFIG: config }, timeoutMs: 30_000, onStart: (pid) => (cli = pid) });
-    for (let i = 0; i < 400 && !fs.existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 50));
+    // `echo $$ > file` creates the file before it writes the pid: wait for the whole line.
+    const written = () => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').endsWith('\n');
+    for (let i = 0; i < 400 && !written(); i++) await new Promise((r) => setTimeout(r, 50));
     const pluginPid = Number(fs.readFileSync(pidFile, 'utf8'));
     expect(alive(pluginPid)).toBe(true);
     process.kill(cli, 'SIGINT');
