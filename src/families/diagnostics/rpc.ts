@@ -1,4 +1,5 @@
 import { status, type Client, type ServiceError } from '@grpc/grpc-js';
+import { grpcErrorText } from '../../core/net/grpcStatusText.js';
 import { decode, encode, type GoJson, type MessageDef } from './proto/schema.js';
 
 /*
@@ -8,33 +9,12 @@ import { decode, encode, type GoJson, type MessageDef } from './proto/schema.js'
  * the real CLI prints as is.
  */
 
-/** grpc-go's names of the status codes, by number. */
-const CODE_NAMES = [
-  'OK',
-  'Canceled',
-  'Unknown',
-  'InvalidArgument',
-  'DeadlineExceeded',
-  'NotFound',
-  'AlreadyExists',
-  'PermissionDenied',
-  'ResourceExhausted',
-  'FailedPrecondition',
-  'Aborted',
-  'OutOfRange',
-  'Unimplemented',
-  'Internal',
-  'Unavailable',
-  'DataLoss',
-  'Unauthenticated',
-];
-
 export class RpcError extends Error {
   constructor(
     readonly code: number,
     readonly details: string,
   ) {
-    super(`rpc error: code = ${CODE_NAMES[code] ?? `Code(${code})`} desc = ${details}`);
+    super(grpcErrorText(code, details));
   }
 }
 

@@ -1,29 +1,12 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApiServer, type ApiServer } from '../../support/apiserver.js';
-import { runCli, type CliResult } from '../../support/cli.js';
+import { describe, expect, it } from 'vitest';
 import { expectGoldenFile } from '../../support/golden.js';
 import type { AuthzRequest, StatRow } from '../../../src/families/viz/metricsApi/proto.js';
-import { clusterWithViz } from './cluster.js';
-import { startMetricsApiServer, type MetricsApiServer } from './metricsApiServer.js';
+import { useMetricsCluster } from './metricsCluster.js';
 
 const GOLDEN = path.join(import.meta.dirname, 'golden', 'authz');
-let api: ApiServer;
-let metrics: MetricsApiServer;
-
-beforeAll(async () => {
-  metrics = await startMetricsApiServer();
-  api = await startApiServer({
-    objects: await clusterWithViz(),
-    portForward: (_ns, _pod, port) => (port === 8085 ? { host: '127.0.0.1', port: metrics.port } : undefined),
-  });
-});
-afterAll(async () => {
-  await api.stop();
-  await metrics.stop();
-});
-
-const linkerd = (args: string[]): Promise<CliResult> => runCli(['viz', ...args, '--kubeconfig', api.kubeconfigPath]);
+const cluster = useMetricsCluster();
+const { linkerd } = cluster;
 
 function row(route: string, srv: [string, string], authz: [string, string], success: bigint, failure: bigint, denied: bigint): StatRow {
   return {
@@ -63,10 +46,12 @@ const ROWS = [
 
 describe('viz authz', () => {
   it('prints linkerd’s cli/table: sorted by server, route, authorization; idle default/unauthorized rows hidden', async () => {
-    metrics.on('Authz', () => ({ response: { case: 'ok' as const, value: { statTable: { table: { case: 'podGroup' as const, value: { rows: ROWS } } } } } }));
+    cluster.metrics.on('Authz', () => ({
+      response: { case: 'ok' as const, value: { statTable: { table: { case: 'podGroup' as const, value: { rows: ROWS } } } } },
+    }));
     const r = await linkerd(['authz', 'deploy', 'web', '-n', 'emojivoto']);
     expectGoldenFile(path.join(GOLDEN, 'table.txt'), r.stdout);
-    expect(metrics.calls.at(-1)?.request as AuthzRequest).toMatchObject({
+    expect(cluster.metrics.calls.at(-1)?.request as AuthzRequest).toMatchObject({
       resource: { namespace: 'emojivoto', type: 'deployment', name: 'web' },
       timeWindow: '1m',
     });
@@ -79,7 +64,7 @@ describe('viz authz', () => {
   it('errors: short window, API error without newline', async () => {
     const short = await linkerd(['authz', 'deploy/web', '-t', '5s']);
     expect([short.code, short.stderr]).toEqual([1, 'Error: metrics time window needs to be at least 15s\n']);
-    metrics.on('Authz', () => ({ response: { case: 'error' as const, value: { error: 'no such server' } } }));
+    cluster.metrics.on('Authz', () => ({ response: { case: 'error' as const, value: { error: 'no such server' } } }));
     const failed = await linkerd(['authz', 'srv/x']);
     expect([failed.code, failed.stderr]).toEqual([1, 'Authz API error: no such server']);
   });

@@ -1,41 +1,27 @@
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startApiServer, type ApiServer } from '../../support/apiserver.js';
-import { runCli, type CliResult } from '../../support/cli.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { startApiServer } from '../../support/apiserver.js';
+import { runCli } from '../../support/cli.js';
 import { expectGoldenFile } from '../../support/golden.js';
 import { metricsApiDeadline } from '../../../src/families/viz/metricsApi/client.js';
 import type { StatSummaryRequest } from '../../../src/families/viz/metricsApi/proto.js';
-import { clusterWithViz } from './cluster.js';
-import { startMetricsApiServer, type MetricsApiServer } from './metricsApiServer.js';
+import { useMetricsCluster } from './metricsCluster.js';
 import { okStat, statRow } from './metricsRows.js';
 
 const GOLDEN = path.join(import.meta.dirname, 'golden', 'stat');
-let api: ApiServer;
-let metrics: MetricsApiServer;
-
-beforeAll(async () => {
-  metrics = await startMetricsApiServer();
-  api = await startApiServer({
-    objects: await clusterWithViz(),
-    portForward: (_ns, _pod, port) => (port === 8085 ? { host: '127.0.0.1', port: metrics.port } : undefined),
-  });
-});
-afterAll(async () => {
-  await api.stop();
-  await metrics.stop();
-});
+const cluster = useMetricsCluster();
+const { linkerd } = cluster;
 beforeEach(() => {
-  metrics.calls.length = 0;
-  api.resetRequests();
-  api.setDenials([]);
+  cluster.metrics.calls.length = 0;
+  cluster.api.resetRequests();
+  cluster.api.setDenials([]);
 });
 
-const linkerd = (args: string[]): Promise<CliResult> => runCli(['viz', ...args, '--kubeconfig', api.kubeconfigPath]);
-const lastRequest = () => metrics.calls.at(-1)?.request as StatSummaryRequest;
+const lastRequest = () => cluster.metrics.calls.at(-1)?.request as StatSummaryRequest;
 
 describe('viz stat tables (loopback metrics API through the port-forward)', () => {
   it('prints the real -A table for two namespaces (linkerd’s stat_all_output golden)', async () => {
-    metrics.on('StatSummary', () => okStat([statRow('deployment', 'emoji', 'emojivoto2'), statRow('deployment', 'emoji', 'emojivoto1')]));
+    cluster.metrics.on('StatSummary', () => okStat([statRow('deployment', 'emoji', 'emojivoto2'), statRow('deployment', 'emoji', 'emojivoto1')]));
     const r = await linkerd(['stat', 'deploy', '-A']);
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(
@@ -47,7 +33,7 @@ describe('viz stat tables (loopback metrics API through the port-forward)', () =
   });
 
   it('prints -o json as the real command (linkerd’s stat_one_output_json golden)', async () => {
-    metrics.on('StatSummary', () => okStat([statRow('namespace', 'emoji', 'emojivoto1')]));
+    cluster.metrics.on('StatSummary', () => okStat([statRow('namespace', 'emoji', 'emojivoto1')]));
     const r = await linkerd(['stat', 'ns/emoji', '-o', 'json']);
     expect(r.stdout).toBe(
       '[\n  {\n    "namespace": "emojivoto1",\n    "kind": "namespace",\n    "name": "emoji",\n    "success": 1,\n    "rps": 2.05,\n' +
@@ -59,14 +45,14 @@ describe('viz stat tables (loopback metrics API through the port-forward)', () =
   });
 
   it('one workload', async () => {
-    metrics.on('StatSummary', () => okStat([statRow('deployment', 'web', 'emojivoto', { stats: { successCount: 90n, failureCount: 10n } as never })]));
+    cluster.metrics.on('StatSummary', () => okStat([statRow('deployment', 'web', 'emojivoto', { stats: { successCount: 90n, failureCount: 10n } as never })]));
     const r = await linkerd(['stat', 'deploy/web', '-n', 'emojivoto']);
     expectGoldenFile(path.join(GOLDEN, 'one.txt'), r.stdout);
     expect(lastRequest()).toMatchObject({ selector: { resource: { namespace: 'emojivoto', type: 'deployment', name: 'web' } } });
   });
 
   it('all kinds: one table per type in linkerd’s order, names prefixed, rows without requests as -', async () => {
-    metrics.on('StatSummary', () =>
+    cluster.metrics.on('StatSummary', () =>
       okStat([
         statRow('pod', 'web-5f7c-abcd0', 'emojivoto', { status: 'Running', meshedPodCount: 1n, runningPodCount: 1n }),
         statRow('deployment', 'web', 'emojivoto'),
@@ -86,7 +72,7 @@ describe('viz stat tables (loopback metrics API through the port-forward)', () =
   });
 
   it('TCP only: a row without HTTP requests shows dashes, -o wide adds the byte rates', async () => {
-    metrics.on('StatSummary', () =>
+    cluster.metrics.on('StatSummary', () =>
       okStat([
         statRow('deployment', 'redis', 'db', { requests: false }),
         statRow('deployment', 'api', 'db', { tcpStats: { openConnections: 4n, readBytesTotal: 6000n, writeBytesTotal: 1500n } }),
@@ -108,7 +94,7 @@ describe('viz stat tables (loopback metrics API through the port-forward)', () =
   });
 
   it('time windows: the window is sent and rates are over the row’s window', async () => {
-    metrics.on('StatSummary', (req) => okStat([statRow('deployment', 'web', 'emojivoto', { timeWindow: req.timeWindow })]));
+    cluster.metrics.on('StatSummary', (req) => okStat([statRow('deployment', 'web', 'emojivoto', { timeWindow: req.timeWindow })]));
     const r = await linkerd(['stat', 'deploy', '-n', 'emojivoto', '-t', '10m']);
     expect(lastRequest().timeWindow).toBe('10m');
     expectGoldenFile(path.join(GOLDEN, 'window-10m.txt'), r.stdout);
@@ -120,7 +106,7 @@ describe('viz stat tables (loopback metrics API through the port-forward)', () =
   });
 
   it('--to, --from and -l go into the request; --from shows unmeshed rows', async () => {
-    metrics.on('StatSummary', () => okStat([statRow('deployment', 'client', 'emojivoto', { meshedPodCount: 0n })]));
+    cluster.metrics.on('StatSummary', () => okStat([statRow('deployment', 'client', 'emojivoto', { meshedPodCount: 0n })]));
     await linkerd(['stat', 'deploy', '-n', 'emojivoto', '--to', 'svc/web', '--to-namespace', 'other', '-l', 'app=x']);
     expect(lastRequest()).toMatchObject({
       selector: { labelSelector: 'app=x' },
@@ -132,7 +118,7 @@ describe('viz stat tables (loopback metrics API through the port-forward)', () =
   });
 
   it('no rows: `No traffic found.` on stderr, exit 0; -o json prints []', async () => {
-    metrics.on('StatSummary', () => okStat([]));
+    cluster.metrics.on('StatSummary', () => okStat([]));
     const r = await linkerd(['stat', 'deploy', '-n', 'emojivoto']);
     expect([r.code, r.stdout, r.stderr]).toEqual([0, '', 'No traffic found.\n']);
     expect((await linkerd(['stat', 'deploy', '-n', 'emojivoto', '-o', 'json'])).stdout).toBe('[]\n');
@@ -156,15 +142,15 @@ describe('viz stat errors', () => {
       const r = await linkerd(args);
       expect([r.code, r.stdout, r.stderr]).toEqual([1, '', `Error: error creating metrics request while making stats request: ${message}\n`]);
     }
-    expect(metrics.calls).toHaveLength(0);
-    expect(api.requestCount()).toBe(0);
+    expect(cluster.metrics.calls).toHaveLength(0);
+    expect(cluster.api.requestCount()).toBe(0);
   });
 
   it('prints the server’s answer error raw (no newline), exit 1', async () => {
-    metrics.on('StatSummary', () => ({ response: { case: 'error' as const, value: { error: 'deployments.apps "nope" not found' } } }));
+    cluster.metrics.on('StatSummary', () => ({ response: { case: 'error' as const, value: { error: 'deployments.apps "nope" not found' } } }));
     const r = await linkerd(['stat', 'deploy/nope', '-n', 'emojivoto']);
     expect([r.code, r.stdout, r.stderr]).toEqual([1, '', 'StatSummary API response error: deployments.apps "nope" not found']);
-    metrics.on('StatSummary', () => new Error('boom'));
+    cluster.metrics.on('StatSummary', () => new Error('boom'));
     const failed = await linkerd(['stat', 'deploy', '-n', 'emojivoto']);
     expect(failed.stderr).toBe('StatSummary API error: rpc error: code = Unknown desc = boom');
   });
@@ -183,7 +169,7 @@ describe('viz stat errors', () => {
   });
 
   it('a metrics API that never answers fails at the deadline', async () => {
-    metrics.on('StatSummary', () => 'hang');
+    cluster.metrics.on('StatSummary', () => 'hang');
     const saved = metricsApiDeadline.ms;
     metricsApiDeadline.ms = 300;
     try {
@@ -196,10 +182,10 @@ describe('viz stat errors', () => {
   });
 
   it('--api-addr dials the metrics API directly, without a port-forward; an unreachable one is Unavailable', async () => {
-    metrics.on('StatSummary', () => okStat([statRow('deployment', 'web', 'emojivoto')]));
-    const r = await linkerd(['stat', 'deploy', '-n', 'emojivoto', '--api-addr', metrics.address]);
+    cluster.metrics.on('StatSummary', () => okStat([statRow('deployment', 'web', 'emojivoto')]));
+    const r = await linkerd(['stat', 'deploy', '-n', 'emojivoto', '--api-addr', cluster.metrics.address]);
     expect(r.stdout).toContain('web');
-    expect(api.requests.some((q) => q.path.endsWith('/portforward'))).toBe(false);
+    expect(cluster.api.requests.some((q) => q.path.endsWith('/portforward'))).toBe(false);
     const closed = await linkerd(['stat', 'deploy', '-n', 'emojivoto', '--api-addr', '127.0.0.1:1']);
     expect(closed.code).toBe(1);
     expect(closed.stderr).toMatch(/^StatSummary API error: rpc error: code = Unavailable desc = /);
@@ -208,8 +194,8 @@ describe('viz stat errors', () => {
 
 describe('viz stat as a process', () => {
   it('bin/linkerd prints the table and exits once the port-forward and the gRPC channel are closed', async () => {
-    metrics.on('StatSummary', () => okStat([statRow('deployment', 'web', 'emojivoto')]));
-    const r = await runCli(['viz', 'stat', 'deploy', '-n', 'emojivoto', '--kubeconfig', api.kubeconfigPath], { spawn: true });
+    cluster.metrics.on('StatSummary', () => okStat([statRow('deployment', 'web', 'emojivoto')]));
+    const r = await runCli(['viz', 'stat', 'deploy', '-n', 'emojivoto', '--kubeconfig', cluster.api.kubeconfigPath], { spawn: true });
     expect([r.code, r.stderr]).toEqual([0, '']);
     expect(r.stdout).toContain('web');
   });
@@ -217,9 +203,9 @@ describe('viz stat as a process', () => {
 
 describe('viz stat reads', () => {
   it('reads /version, the labelled namespaces, and the viz namespace’s pods and ReplicaSets, then one port-forward', async () => {
-    metrics.on('StatSummary', () => okStat([statRow('deployment', 'web', 'emojivoto')]));
+    cluster.metrics.on('StatSummary', () => okStat([statRow('deployment', 'web', 'emojivoto')]));
     await linkerd(['stat', 'deploy', '-A']);
-    const paths = api.requests.map((q) => `${q.method} ${q.path}`);
+    const paths = cluster.api.requests.map((q) => `${q.method} ${q.path}`);
     expect(paths).toEqual([
       'GET /version',
       'GET /api/v1/namespaces',
@@ -227,12 +213,12 @@ describe('viz stat reads', () => {
       'GET /apis/apps/v1/namespaces/linkerd-viz/replicasets',
       'GET /api/v1/namespaces/linkerd-viz/pods/metrics-api-5f7c9d8b0-abcd0/portforward',
     ]);
-    expect(metrics.calls.map((c) => c.method)).toEqual(['StatSummary']);
+    expect(cluster.metrics.calls.map((c) => c.method)).toEqual(['StatSummary']);
   });
 
   it('a user who may not list namespaces finds viz in linkerd-viz (linkerd/linkerd2#13169)', async () => {
-    api.setDenials([{ verb: 'list', resource: 'namespaces' }]);
-    metrics.on('StatSummary', () => okStat([statRow('deployment', 'web', 'emojivoto')]));
+    cluster.api.setDenials([{ verb: 'list', resource: 'namespaces' }]);
+    cluster.metrics.on('StatSummary', () => okStat([statRow('deployment', 'web', 'emojivoto')]));
     const r = await linkerd(['stat', 'deploy', '-n', 'emojivoto']);
     expect(r.stderr).toBe('');
     expect(r.stdout).toContain('web');

@@ -1,6 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { grpcAt, grpcThroughPortForward, type ForwardedGrpc } from '../../../core/kube/grpcForward.js';
 import type { KubeClient } from '../../../core/kube/kubeClient.js';
+import { grpcErrorText } from '../../../core/net/grpcStatusText.js';
 import { codec, METHODS, type MethodName, type MethodTypes } from './proto.js';
 
 /*
@@ -16,34 +17,13 @@ export const METRICS_API_DEPLOYMENT = 'metrics-api';
 /** The deadline of each call; tests shorten it. */
 export const metricsApiDeadline = { ms: 30_000 };
 
-/** Go's names of the gRPC status codes, as `rpc error: code = … desc = …` prints them. */
-const GO_CODES = [
-  'OK',
-  'Canceled',
-  'Unknown',
-  'InvalidArgument',
-  'DeadlineExceeded',
-  'NotFound',
-  'AlreadyExists',
-  'PermissionDenied',
-  'ResourceExhausted',
-  'FailedPrecondition',
-  'Aborted',
-  'OutOfRange',
-  'Unimplemented',
-  'Internal',
-  'Unavailable',
-  'DataLoss',
-  'Unauthenticated',
-];
-
 /** A failed call, worded as grpc-go words a status error. */
 export class MetricsApiError extends Error {
   constructor(
     readonly code: number,
     readonly details: string,
   ) {
-    super(`rpc error: code = ${GO_CODES[code] ?? `Code(${code})`} desc = ${details}`);
+    super(grpcErrorText(code, details));
     this.name = 'MetricsApiError';
   }
 }

@@ -1,4 +1,5 @@
 import { JSONPath } from 'jsonpath-plus';
+import { grpcCodeName } from '../../../core/net/grpcStatusText.js';
 import {
   PROXY_DIRECTIONS,
   HTTP_METHODS,
@@ -18,31 +19,6 @@ import {
  * of that JSON a JSONPath selects (`-o jsonpath=…`). The JSON follows Go's encoding/json: struct
  * field order, sorted map keys, `null` for absent maps and lists, HTML characters escaped.
  */
-
-/** grpc-go's codes.Code names. */
-const GRPC_CODES = [
-  'OK',
-  'Canceled',
-  'Unknown',
-  'InvalidArgument',
-  'DeadlineExceeded',
-  'NotFound',
-  'AlreadyExists',
-  'PermissionDenied',
-  'ResourceExhausted',
-  'FailedPrecondition',
-  'Aborted',
-  'OutOfRange',
-  'Unimplemented',
-  'Internal',
-  'Unavailable',
-  'DataLoss',
-  'Unauthenticated',
-];
-
-export function grpcCodeName(code: number): string {
-  return GRPC_CODES[code] ?? `Code(${code})`;
-}
 
 /** A protobuf enum's Go String(): its name, or the number when the name is unknown. */
 const enumName = (names: readonly string[], n: number) => names[n] ?? String(n);
