@@ -5,8 +5,12 @@
 // alike; a case's figure is the median of its per-turn ratios to that turn's floor. Output goes to
 // /dev/null, as `linkerd install | kubectl apply` would not print it either. A command that is not
 // registered (a family not merged yet) is skipped with a note, not failed.
-// Targets: version and help ≤ 1.3×, install ≤ 2×, inject and analyze ≤ 1.5×.
-// BENCH_RUNS sets the number of turns (default 15).
+// Targets: version and help ≤ 1.3×, install ≤ 2×, inject and analyze ≤ 1.5×; and `viz install` ≤ 1.2×
+// `install` itself (the median of the per-turn ratios of the two, from the snapshot).
+// BENCH_RUNS sets the number of turns (default 15). BENCH_COMPARE=<another checkout, built> adds
+// its bin/linkerd as a third column, measured in the same turns (before/after figures).
+// A reference row: an empty user snapshot (node's own heap in a blob, built here), what any start
+// from a snapshot pays before the CLI's heap.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, openSync, closeSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -24,8 +28,9 @@ async function isRegistered(words) {
   const top = registered.get(words[0]);
   if (!top) return false;
   if (words.length < 2) return true;
-  const { command } = await top.load();
-  return (command.subcommands ?? []).some((s) => s.name === words[1] || s.aliases?.includes(words[1]));
+  // Declared in the family's index (viz) or listed by the command's module (multicluster).
+  const subs = top.subcommands ?? (await top.load()).command.subcommands ?? [];
+  return subs.some((s) => s.name === words[1] || s.aliases?.includes(words[1]));
 }
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'linkerd-startup-'));
@@ -43,6 +48,7 @@ const cases = [
   { name: 'analyze <one workload>', args: ['analyze', small], target: 1.5, needs: ['analyze'] },
 ];
 
+const compare = process.env.BENCH_COMPARE ? path.resolve(process.env.BENCH_COMPARE, 'bin/linkerd') : undefined;
 const present = [];
 for (const c of cases) {
   const words = c.needs ?? [c.args[0]];
@@ -63,10 +69,18 @@ function once(command, env = {}) {
   return ms;
 }
 
-const variants = present.flatMap((c) => [
-  { ...c, snapshot: true, command: [linkerd, ...c.args], env: {} },
-  { ...c, snapshot: false, command: [linkerd, ...c.args], env: { LINKERD_TS_NO_SNAPSHOT: '1' } },
-]);
+const emptyEntry = path.join(tmp, 'empty.cjs');
+const emptyBlob = path.join(tmp, 'empty.blob');
+writeFileSync(emptyEntry, "require('node:v8').startupSnapshot.setDeserializeMainFunction(() => {});\n");
+spawnSync(process.execPath, ['--snapshot-blob', emptyBlob, '--build-snapshot', emptyEntry]);
+const variants = [
+  ...present.flatMap((c) => [
+    { ...c, snapshot: true, command: [linkerd, ...c.args], env: {} },
+    { ...c, snapshot: false, command: [linkerd, ...c.args], env: { LINKERD_TS_NO_SNAPSHOT: '1' } },
+    ...(compare ? [{ ...c, snapshot: 'compare', command: [compare, ...c.args], env: {} }] : []),
+  ]),
+  { name: 'empty snapshot', snapshot: 'empty', command: [process.execPath, '--snapshot-blob', emptyBlob], env: {} },
+];
 // One warm-up run of each, then the turns.
 once(FLOOR);
 for (const v of variants) once(v.command, v.env);
@@ -86,7 +100,9 @@ closeSync(devNull);
 rmSync(tmp, { recursive: true, force: true });
 
 console.log(`node -e 0: median ${median(floors).toFixed(1)} ms (${runs} turns)`);
-console.log('command                                   snapshot              bundle (LINKERD_TS_NO_SNAPSHOT=1)   target');
+console.log(
+  `command                                   snapshot              bundle (LINKERD_TS_NO_SNAPSHOT=1)   target${compare ? `      ${process.env.BENCH_COMPARE}` : ''}`,
+);
 let missed = 0;
 for (const c of present) {
   const [s, b] = [true, false].map((snap) => variants.findIndex((v) => v.name === c.name && v.snapshot === snap));
@@ -95,6 +111,18 @@ for (const c of present) {
   const ok = rs <= c.target;
   if (!ok) missed++;
   const cell = (j, r) => `${median(times[j]).toFixed(0).padStart(4)} ms ${r.toFixed(2)}×`.padEnd(22);
-  console.log(`${c.name.padEnd(42)}${cell(s, rs)}${cell(b, rb).padEnd(36)}≤ ${c.target}× ${ok ? 'OK' : 'MISSED'}`);
+  const k = variants.findIndex((v) => v.name === c.name && v.snapshot === 'compare');
+  const other = k >= 0 ? `   ${cell(k, median(ratios[k]))}` : '';
+  console.log(`${c.name.padEnd(42)}${cell(s, rs)}${cell(b, rb).padEnd(36)}${`≤ ${c.target}× ${ok ? 'OK' : 'MISSED'}`.padEnd(12)}${other}`);
 }
+// viz install against core install, turn by turn (both from the snapshot).
+const vizAt = variants.findIndex((v) => v.name === 'viz install --ignore-cluster' && v.snapshot === true);
+const installAt = variants.findIndex((v) => v.name === 'install --ignore-cluster' && v.snapshot === true);
+if (vizAt >= 0 && installAt >= 0) {
+  const r = median(times[vizAt].map((ms, i) => ms / times[installAt][i]));
+  if (r > 1.2) missed++;
+  console.log(`viz install / install (same turns)         ${r.toFixed(2)}×${''.padEnd(52)}≤ 1.2× ${r <= 1.2 ? 'OK' : 'MISSED'}`);
+}
+const e = variants.length - 1;
+console.log(`(an empty user snapshot, node's own heap in a blob: ${median(times[e]).toFixed(0)} ms ${median(ratios[e]).toFixed(2)}×)`);
 console.log(`${missed ? `${missed} target(s) missed` : 'every target met'} (from the snapshot; ratios are medians of per-turn ratios)`);

@@ -4,7 +4,7 @@
 import path from 'node:path';
 
 /** Feature modules of core: each is one command area, and none imports another. */
-const FEATURES = new Set(['check', 'identity', 'install', 'inject', 'image', 'lifecycle']);
+const FEATURES = new Set(['check', 'identity', 'install', 'inject', 'image', 'lifecycle', 'profile']);
 
 /** What part of src/ a repository-relative path is in. */
 function placeOf(rel) {

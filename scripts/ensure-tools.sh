@@ -36,6 +36,8 @@ bash             bash                       the completion script is driven in b
 zsh              zsh                        the completion script is driven in zsh
 fish             fish                       the completion script is driven in fish
 tmux             tmux                       completion is typed with TAB in a real terminal
+prometheus       prometheus                 viz stat-inbound/stat-outbound answer from a real Prometheus
+chromium         chromium                   the viz dashboard URL is loaded in headless Chromium
 '
 
 # Real Debian packages (and their closure) the image builder's tests build from, downloaded once per

@@ -9,6 +9,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Each file gets its own TMPDIR and fails if it leaves anything in it.
+    setupFiles: ['test/support/tmpdirGuard.ts'],
     // Test files share their worker's module cache instead of importing client-node, x509, yaml and
     // the templates again for each file (that import was a third of the suite's CPU). Nothing in the
     // tests patches modules (no vi.mock) or leaves globals changed, so sharing is safe.

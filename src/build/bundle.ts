@@ -2,16 +2,19 @@
  * `npm run bundle` (after tsc): what bin/linkerd starts.
  *
  * - dist/bundle/: an ES-module bundle, split per command so a run loads only what it uses.
- * - dist/snapshot/linkerd.blob: a V8 start-up snapshot of the CLI (src/cli/snapshot.ts) for the
- *   node running this build, with `dist/snapshot/node` identifying that node binary and the blob;
- *   bin/linkerd uses it only with that same binary, unchanged, and no NODE_OPTIONS, and falls back to
- *   the bundle otherwise (see snapshotBlob.ts,
- *   which an installed package also runs as its postinstall).
+ * - dist/snapshot/<name>.blob: the V8 start-up snapshots of the CLI (snapshots.ts, entries in
+ *   src/cli/snapshot/) for the node running this build, with `dist/snapshot/node` identifying that
+ *   node binary and the blobs, and which commands start from which; bin/linkerd uses a blob only
+ *   with that same binary, unchanged, and no NODE_OPTIONS, and falls back to the bundle otherwise
+ *   (see snapshotBlob.ts, which an installed package also runs as its postinstall).
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { build, type BuildOptions } from 'esbuild';
-import { buildSnapshotBlob } from './snapshotBlob.js';
+import { GLOBAL_FLAGS } from '../cli/globals.js';
+import { buildSnapshotBlob, type SnapshotManifest } from './snapshotBlob.js';
+import { heldModules, onlyHeldCommands, SNAPSHOTS } from './snapshots.js';
 import { yamlEnvOnce } from './yamlEnvOnce.js';
+import { zodEnglishOnly } from './zodEnglishOnly.js';
 
 const common: BuildOptions = {
   bundle: true,
@@ -26,9 +29,11 @@ const common: BuildOptions = {
   // 0.6 s to import; loaded only for exec/auth-provider/proxy kubeconfig users.
   // undici: only for fetch through a proxy.
   external: ['@kubernetes/client-node', 'undici'],
-  // yaml's debugging switches read once, not per token (see yamlEnvOnce.ts).
-  plugins: [yamlEnvOnce],
+  // yaml's debugging switches read once, not per token (see yamlEnvOnce.ts); zod's English
+  // messages only (see zodEnglishOnly.ts).
+  plugins: [yamlEnvOnce, zodEnglishOnly],
 };
+const plugins = [yamlEnvOnce, zodEnglishOnly];
 
 async function bundle(): Promise<void> {
   rmSync('dist/bundle', { recursive: true, force: true });
@@ -48,18 +53,30 @@ async function bundle(): Promise<void> {
   writeFileSync('dist/bundle-meta.json', JSON.stringify(metafile));
 }
 
+/** Each snapshot's entry (dist/snapshot/<name>.cjs), the list of them, then their blobs. */
 async function snapshot(): Promise<void> {
   rmSync('dist/snapshot', { recursive: true, force: true });
   mkdirSync('dist/snapshot');
-  // import.meta has no meaning in a snapshot: code that asks gets undefined (and esbuild no warning).
-  await build({
-    ...common,
-    entryPoints: ['dist/src/cli/snapshot.js'],
-    outfile: 'dist/snapshot/entry.cjs',
-    format: 'cjs',
-    define: { 'import.meta.url': 'undefined' },
-  });
-  buildSnapshotBlob('dist/snapshot');
+  for (const s of SNAPSHOTS) {
+    const options: BuildOptions = {
+      ...common,
+      entryPoints: [`dist/src/${s.entry}`],
+      outfile: `dist/snapshot/${s.name}.cjs`,
+      format: 'cjs',
+      // import.meta has no meaning in a snapshot: code that asks gets undefined (and esbuild no warning).
+      define: { 'import.meta.url': 'undefined' },
+    };
+    // First what the entry imports itself (every family loader a marker), then the entry with the
+    // loaders of those modules kept: the snapshot holds exactly the commands its entry imports.
+    const first = await build({ ...options, write: false, metafile: true, plugins: [...plugins, onlyHeldCommands(undefined)] });
+    await build({ ...options, plugins: [...plugins, onlyHeldCommands(heldModules(first.metafile, process.cwd()))] });
+  }
+  const manifest: SnapshotManifest = {
+    valueFlags: GLOBAL_FLAGS.filter((f) => f.type !== 'bool').flatMap((f) => [`--${f.name}`, ...(f.short ? [`-${f.short}`] : [])]),
+    snapshots: SNAPSHOTS.map(({ name, routes }) => ({ name, routes })),
+  };
+  writeFileSync('dist/snapshot/snapshots.json', `${JSON.stringify(manifest, null, 2)}\n`);
+  await buildSnapshotBlob('dist/snapshot');
 }
 
 await bundle();

@@ -25,8 +25,12 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = [
   { name: 'kubeconfig', type: 'string', help: 'Path to the kubeconfig file to use for CLI requests' },
   { name: 'context', type: 'string', help: 'Name of the kubeconfig context to use', completion: 'contexts' },
   { name: 'as', type: 'string', help: 'Username to impersonate for Kubernetes operations' },
-  { name: 'as-group', type: 'strings', default: [], help: 'Group to impersonate for Kubernetes operations (repeatable)' },
-  { name: 'api-addr', type: 'string', help: 'Override kubeconfig and communicate directly with the control plane at host:port (mostly for testing)' },
+  { name: 'as-group', type: 'stringArray', default: [], help: 'Group to impersonate for Kubernetes operations (repeatable)' },
+  {
+    name: 'api-addr',
+    type: 'string',
+    help: 'Override kubeconfig and communicate directly with the control plane at host:port (mostly for testing; only diagnostics endpoints and check use it)',
+  },
   { name: 'verbose', type: 'bool', default: false, help: 'Turn on debug logging' },
 ];
 

@@ -3,7 +3,7 @@ import { isUserError } from '../core/errors.js';
 import { FAMILIES } from '../families/registry.js';
 import { addGlobalFlags, GLOBAL_FLAGS, resolveGlobals, type GlobalOptions } from './globals.js';
 import { rejectExcessArguments, useCobraErrors } from './help/cobraErrors.js';
-import { useCobraHelp } from './help/cobraHelp.js';
+import { usageString, useCobraHelp } from './help/cobraHelp.js';
 import { normalizeArgs } from './kit/argv.js';
 import { addCommand, addCommandStub, type RunSession } from './kit/command.js';
 import { commandLoaders, completionSources, type CommandLoader, type FamilyDeclaration } from './kit/family.js';
@@ -56,6 +56,33 @@ function newSession(io: CliIo): Session {
   return session;
 }
 
+/**
+ * cobra's `help [command]`: the help of the command the words name, on stdout. Words naming no
+ * command at the top are an unknown help topic, answered (as cobra does) with the root's usage on
+ * stderr, exit 0; below the top, the deepest command named is the topic.
+ */
+function addHelpCommand(program: Command, s: Session): void {
+  program.helpCommand(false);
+  program
+    .command('help')
+    .argument('[command...]')
+    .summary('Help about any command')
+    .description(`Help provides help for any command in the application.\nSimply type ${program.name()} help [path to command] for full details.`)
+    .action((words: string[]) => {
+      let topic = program;
+      for (const w of words) {
+        const sub = topic.commands.find((c) => c.name() === w || c.aliases().includes(w));
+        if (!sub) break;
+        topic = sub;
+      }
+      if (words.length > 0 && topic === program) {
+        s.io.stderr.write(`Unknown help topic [${words.map((w) => `\`${w}\``).join(' ')}]\n${usageString(program)}`);
+        return;
+      }
+      topic.outputHelp();
+    });
+}
+
 /** The root command with its global flags, no subcommand yet. */
 export function buildProgram(session: RunSession = newSession(processIo())): Command {
   const s = session as Session;
@@ -72,8 +99,7 @@ export function buildProgram(session: RunSession = newSession(processIo())): Com
   program.action(() => {
     program.outputHelp();
   });
-  // An action on the root turns commander's implicit `help [command]` off; cobra has it.
-  program.helpCommand(true);
+  addHelpCommand(program, s);
   // Like the real CLI's PersistentPreRunE: the globals are resolved (once) and the namespace
   // validated before any command runs.
   program.hook('preAction', async (_root, action) => {
@@ -94,11 +120,42 @@ export function buildProgram(session: RunSession = newSession(processIo())): Com
  */
 async function addLoaded(parent: Command, loader: CommandLoader, session: RunSession, wanted?: string): Promise<void> {
   const { command } = await loader.load();
-  const cmd = addCommand(parent, { ...command, name: loader.name, aliases: loader.aliases, summary: loader.summary }, session);
+  const cmd = addCommand(
+    parent,
+    { ...command, name: loader.name, aliases: loader.aliases, summary: loader.summary, hidden: loader.hidden, deprecated: loader.deprecated },
+    session,
+  );
   for (const sub of loader.subcommands ?? []) {
     if (wanted === undefined || sub.name === wanted || sub.aliases?.includes(wanted)) await addLoaded(cmd, sub, session);
     else addCommandStub(cmd, sub);
   }
+}
+
+/** `loader` and every subcommand declared under it, at any depth. */
+function withSubcommands(loader: CommandLoader): CommandLoader[] {
+  return [loader, ...(loader.subcommands ?? []).flatMap(withSubcommands)];
+}
+
+/** The declared command `words[0]` names (by name or alias), and among its subcommands the one `words[1]` names. */
+function findLoader(loaders: readonly CommandLoader[], word: string | undefined): CommandLoader | undefined {
+  return word === undefined ? undefined : loaders.find((c) => c.name === word || c.aliases?.includes(word));
+}
+
+/**
+ * The command modules a run of `args` imports before it parses them, as `dispatch` loads them:
+ * the command named and, of its declared subcommands, the one named (with all below it); every
+ * command for `help` and shell completion; none for a plugin or bare `linkerd`. The start-up
+ * snapshot asks this to know whether it holds what a run needs (src/cli/snapshot/start.ts).
+ */
+export function loadersFor(args: readonly string[], families: readonly FamilyDeclaration[] = FAMILIES): CommandLoader[] {
+  const commands = commandLoaders(families);
+  if (args[0] === '__complete') return commands.flatMap(withSubcommands);
+  const [wanted, wantedSub] = leadingPositionals(args, 2);
+  if (wanted === 'help') return commands.flatMap(withSubcommands);
+  const entry = findLoader(commands, wanted);
+  if (!entry) return [];
+  const sub = findLoader(entry.subcommands ?? [], wantedSub);
+  return [entry, ...(sub ? withSubcommands(sub) : [])];
 }
 
 /** A program with every subcommand registered (help listings, shell completion, the reference). */

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import os from 'node:os';
 import { unknownCommandText } from './help/unknownCommand.js';
 import type { CliIo } from './kit/io.js';
 
@@ -11,6 +12,7 @@ const PLAIN_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 /**
  * Unknown subcommands run `linkerd-<name>` from PATH with the remaining arguments,
  * as the real CLI's extension mechanism does; without one, cobra's unknown-command error.
+ * Resolves to the extension's own exit code (the real CLI turns every failure into 1).
  */
 export function runPlugin(args: string[], commandNames: readonly string[], io: CliIo): number {
   const [name = '', ...rest] = args;
@@ -31,6 +33,14 @@ export function runPlugin(args: string[], commandNames: readonly string[], io: C
     io.stdout.write(res.stdout);
     io.stderr.write(res.stderr);
   }
-  if (res.status !== 0) return 1;
-  return 0;
+  return exitCodeOf(res.status, res.signal);
+}
+
+/**
+ * The extension's exit code, passed through (scripts tell its failures apart); one ended by a
+ * signal exits as a shell reports it, 128 + the signal's number.
+ */
+function exitCodeOf(status: number | null, signal: NodeJS.Signals | null): number {
+  if (status !== null) return status;
+  return signal === null ? 1 : 128 + os.constants.signals[signal];
 }

@@ -67,7 +67,15 @@ function httpRouteSchema({ gatewayBackends, timeouts }: Revision): Schema {
       rules: described('Matchers, filters and backends.', arr(rule, { maxItems: 16, default: matchEverythingRules() })),
     }),
   );
-  return resource(spec, routeStatus(GROUP));
+  // The chart's HTTPRoute schema is generated from Go types, so every version also types the
+  // object's own apiVersion, kind and metadata (the other policy CRDs leave them out).
+  const schema = resource(spec, routeStatus(GROUP));
+  const typeMeta = {
+    apiVersion: described('The API group and version of this object, such as policy.linkerd.io/v1beta3.', str()),
+    kind: described('The kind of this object: HTTPRoute.', str()),
+    metadata: { type: 'object' },
+  };
+  return { ...schema, properties: { ...typeMeta, ...schema.properties } };
 }
 
 /** HTTPRoute (policy.linkerd.io): Linkerd's own copy of the Gateway API HTTPRoute, for mesh routing and policy. */

@@ -1,21 +1,16 @@
 import type { CustomResourceColumnDefinition, CustomResourceDefinition, CustomResourceDefinitionVersion } from 'kubernetes-types/apiextensions/v1.js';
 import type { CrdContext } from './crd-context.js';
 import { namespacedCrd } from './namespaced-crd.js';
-import { described, intOrString, obj, oneOfStrings, resource, str, type Schema } from './schema.js';
+import { described, intOrString, obj, resource, str, type Schema } from './schema.js';
 import { labelSelector } from './shared-schemas.js';
-
-/**
- * The protocols the policy controller accepts for a Server. The upstream chart leaves this
- * an open string and lets the admission webhook reject the rest; listing them here moves
- * that rejection into schema validation.
- */
-export const PROXY_PROTOCOLS = ['unknown', 'HTTP/1', 'HTTP/2', 'gRPC', 'opaque', 'TLS'] as const;
 
 const port = (): Schema => described('A port number or name of the selected workloads.', intOrString());
 const proxyProtocol = (): Schema =>
   described(
     'How inbound connections are handled; replaces the `config.linkerd.io/opaque-ports` annotation.',
-    oneOfStrings(PROXY_PROTOCOLS, { default: 'unknown' }),
+    // An open string as in the chart: the policy admission webhook, not the schema, rejects an
+    // unknown protocol (and `linkerd analyze` reports it before apply).
+    str({ default: 'unknown' }),
   );
 const podSelector = (): Schema => labelSelector('Selects pods in this namespace.');
 const externalWorkloadSelector = (): Schema => labelSelector('Selects ExternalWorkloads in this namespace.');

@@ -82,6 +82,7 @@ const STARTUP = [
   'core/parse/strconv.js',
   'core/values/charts.js',
   'families/analyze/index.js', // each family's declaration: names, summaries, loaders
+  'families/cni/index.js',
   'families/core/index.js',
   'families/diagnostics/index.js',
   'families/multicluster/index.js',
@@ -98,6 +99,10 @@ describe('the modules a run loads', () => {
 
   it('--help: the start-up modules only; help lists every family from its declaration', () => {
     expect(run(['--help'])).toEqual(STARTUP);
+  });
+
+  it('viz --help: the start-up modules only; the viz subcommands are listed from the declaration', () => {
+    expect(run(['viz', '--help'])).toEqual(STARTUP);
   });
 
   it('a family whose declaration imports its command eagerly shows in version --client', async () => {

@@ -34,7 +34,10 @@ describe('linkerd completion', () => {
     expect(all).toEqual(expect.arrayContaining(['check', 'completion', 'help', 'inject', 'install', 'uninject', 'version']));
     expect(all).toEqual([...all].sort());
     expect(all.filter((c) => c.startsWith('_'))).toEqual([]);
-    expect(await complete(['in'])).toEqual(['inject', 'install']);
+    expect(await complete(['in'])).toEqual(['inject', 'install', 'install-cni']);
+    // Hidden commands run but are not offered, as cobra's completion leaves them out.
+    expect(all).not.toContain('doc');
+    expect(all).toContain('profile');
     expect(await complete(['completion', ''])).toEqual(['bash', 'zsh', 'fish']);
   });
 

@@ -70,7 +70,9 @@ describe('linkerd identity (CLI)', () => {
       stdout: '',
       stderr: 'Error: --key-type: must be one of ecdsa-p256, rsa-2048, rsa-4096\n',
     });
-    expect((await runCli(['identity', 'create-issuer'], { cwd: t.dir })).stderr).toBe('Error: --trust-anchor-file: is required\n');
+    expect((await runCli(['identity', 'create-issuer', '--trust-anchor-key-file', 'k'], { cwd: t.dir })).stderr).toBe(
+      'Error: required flag(s) "trust-anchor-file" not set\nRun \'linkerd identity create-issuer --help\' for usage.\n',
+    );
     expect((await runCli(['identity', 'inspect', 'missing.pem'], { cwd: t.dir })).stderr).toBe('Error: open missing.pem: no such file or directory\n');
   });
 
@@ -79,12 +81,18 @@ describe('linkerd identity (CLI)', () => {
     expect(await runCli([...anchor, '--validity', '1y'], { cwd: t.dir })).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'Error: invalid argument "1y" for "--validity" flag: time: unknown unit "y" in duration "1y"\n',
+      stderr: 'Error: invalid argument "1y" for "--validity" flag: time: unknown unit "y" in duration "1y" (units: d (24h), h, m, s, ms, us (or µs), ns)\n',
     });
+    // Every validity flag takes days as well as Go's units.
+    expect((await runCli([...anchor, '--validity', '10d'], { cwd: t.dir })).code).toBe(0);
+    fs.rmSync(`${t.dir}/v.crt`);
+    fs.rmSync(`${t.dir}/v.key`);
     expect((await runCli([...anchor, '--validity', '0s'], { cwd: t.dir })).stderr).toBe('Error: --validity must be a positive duration (got 0s)\n');
     expect(fs.existsSync(`${t.dir}/v.crt`) || fs.existsSync(`${t.dir}/v.key`)).toBe(false);
     const rotate = await runCli(['identity', 'rotate', 'issuer', '--generate', '--trust-anchor-key', 'k', '--validity', '8760', ...kube()]);
-    expect(rotate.stderr).toBe('Error: invalid argument "8760" for "--validity" flag: time: missing unit in duration "8760"\n');
+    expect(rotate.stderr).toBe(
+      'Error: invalid argument "8760" for "--validity" flag: time: missing unit in duration "8760" (units: d (24h), h, m, s, ms, us (or µs), ns)\n',
+    );
   });
 
   it('rotate status -o json, and add-anchor: the manifest on stdout, next steps on stderr', async () => {

@@ -52,7 +52,7 @@ describe('linkerd image', () => {
   });
 
   it.each([
-    [['image', 'build', 'image.yml'], /^Error: required flag --output not set/],
+    [['image', 'build', 'image.yml'], /^Error: required flag\(s\) "output" not set\nRun 'linkerd image build --help' for usage\.$/],
     [['image', 'build', 'image.yml', '-o', 'x', '--format', 'zip'], /^Error: --format must be one of oci, oci-archive, docker-archive$/],
     [['image', 'build', 'nope.yml', '-o', 'x'], /^Error: nope\.yml: no such config file$/],
     [
@@ -69,7 +69,13 @@ describe('linkerd image', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr.trimEnd()).toMatch(message);
-    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    // One line, or one line and cobra's pointer to the usage.
+    expect(
+      r.stderr
+        .trimEnd()
+        .split('\n')
+        .filter((l) => !l.startsWith('Run ')),
+    ).toHaveLength(1);
     expect(existsSync(join(s.dir, 'x'))).toBe(false);
   });
 

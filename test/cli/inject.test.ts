@@ -83,7 +83,7 @@ describe('linkerd inject (CLI)', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      'Error transforming resources:\nfailed to inject daemonset/node-exporter: hostNetwork is enabled, UDP port(s) configured on pod spec',
+      'Error transforming resources:\nfailed to inject daemonset/node-exporter: hostNetwork is enabled, UDP port(s) configured on pod spec\n',
     );
   });
 

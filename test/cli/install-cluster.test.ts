@@ -29,7 +29,7 @@ describe('linkerd install against a cluster (CLI, loopback API server)', () => {
     expect([missing.code, missing.stdout]).toEqual([1, '']);
     expect(missing.stderr).toMatch(/^Error: the Gateway API CRDs must be installed before Linkerd's/);
     expect(missing.stderr).toContain(
-      'kubectl apply --server-side -f https://github.com/kubernetes-sigs/gateway-api/releases/download/v1.5.1/standard-install.yaml',
+      'kubectl apply --server-side -f https://github.com/kubernetes-sigs/gateway-api/releases/download/v1.1.1/standard-install.yaml',
     );
     const installing = await runCli(['install', '--crds', '--set', 'installGatewayAPI=true', '--kubeconfig', bare.kubeconfigPath]);
     expect(installing.code).toBe(0);

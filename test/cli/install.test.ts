@@ -174,7 +174,9 @@ describe('install: generated certificates and --identity-trust-anchor-key-out (C
   it("rejects a validity Go cannot parse in pflag's words", async () => {
     const r = await runCli(['install', '--ignore-cluster', '--identity-issuer-validity', '1 h']);
     expect([r.code, r.stdout]).toEqual([1, '']);
-    expect(r.stderr).toBe('Error: invalid argument "1 h" for "--identity-issuer-validity" flag: time: unknown unit " h" in duration "1 h"\n');
+    expect(r.stderr).toBe(
+      'Error: invalid argument "1 h" for "--identity-issuer-validity" flag: time: unknown unit " h" in duration "1 h" (units: d (24h), h, m, s, ms, us (or µs), ns)\n',
+    );
   });
 });
 

@@ -47,9 +47,14 @@ const ways: Record<string, (args: string[]) => Run> = {
 
 /** Which build answered: a `--verbose` stack trace names the file its code was loaded from. */
 function startedFrom(run: Run): 'snapshot' | 'bundle' | 'unknown' {
-  if (run.stderr.includes('dist/snapshot/entry.cjs')) return 'snapshot';
-  if (run.stderr.includes('dist/bundle/')) return 'bundle';
-  return 'unknown';
+  const build = whichBuild(run);
+  return build === 'bundle' || build === 'unknown' ? build : 'snapshot';
+}
+/** The snapshot (start, render, edit) or the bundle a `--verbose` stack trace was loaded from. */
+function whichBuild(run: Run): string {
+  const snapshot = /dist\/snapshot\/(\w+)\.cjs/.exec(run.stderr);
+  if (snapshot?.[1]) return snapshot[1];
+  return run.stderr.includes('dist/bundle/') ? 'bundle' : 'unknown';
 }
 const FAILING_VERBOSE = ['install', '--ignore-cluster', '--set', 'noSuchKey=1', '--verbose'];
 
@@ -77,13 +82,26 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('bin/linkerd', () => {
   it('has a start-up snapshot for this node after the build, and starts from it', () => {
-    // The build skips the snapshot only on a node that cannot require() ES modules.
-    expect(existsSync(join(ROOT, 'dist/snapshot/linkerd.blob'))).toBe(process.features.require_module);
+    // The build skips the snapshots only on a node that cannot require() ES modules.
+    for (const name of ['start', 'render', 'edit']) expect(existsSync(join(ROOT, `dist/snapshot/${name}.blob`))).toBe(process.features.require_module);
     const r = ways.snapshot(FAILING_VERBOSE);
     expect(r.status).toBe(1);
     expect(startedFrom(r)).toBe(process.features.require_module ? 'snapshot' : 'bundle');
     expect(startedFrom(ways.bundle(FAILING_VERBOSE))).toBe('bundle');
     expect(startedFrom(ways['node bin/linkerd'](FAILING_VERBOSE))).toBe('bundle');
+  });
+
+  it.runIf(process.features.require_module)('starts the installs from the render snapshot, inject and analyze from edit, everything else from start', () => {
+    // A namespace that is not one fails in the global flags, with a stack trace under --verbose.
+    const bad = ['-L', 'not a namespace!', '--verbose'];
+    expect(whichBuild(ways.snapshot(FAILING_VERBOSE))).toBe('render');
+    expect(whichBuild(ways.snapshot([...bad, 'viz', 'install', '--ignore-cluster']))).toBe('render');
+    expect(whichBuild(ways.snapshot([...bad, 'analyze', 'fixtures/manifests/shop.yaml']))).toBe('edit');
+    expect(whichBuild(ways.snapshot([...bad, 'inject', '--ignore-cluster', 'fixtures/manifests/shop.yaml']))).toBe('edit');
+    expect(whichBuild(ways.snapshot([...bad, 'version', '--client']))).toBe('start');
+    expect(whichBuild(ways.snapshot([...bad, 'viz', 'list']))).toBe('bundle');
+    // A command neither snapshot holds (check) starts from `start`, which hands the run to the bundle.
+    expect(whichBuild(ways.snapshot([...bad, 'check']))).toBe('bundle');
   });
 
   const cases: Array<[string, () => string[]]> = [
@@ -105,6 +123,10 @@ describe('bin/linkerd', () => {
       () => ['inject', '--manual', '--ignore-cluster', '--identity-trust-anchors-file', `${CERTS}/valid-trust-anchors.pem`, 'fixtures/manifests/shop.yaml'],
     ],
     ['a check that cannot reach the cluster', () => ['check', '--pre']],
+    ['viz --help', () => ['viz', '--help']],
+    ['help install (every command loaded)', () => ['help', 'install']],
+    ['analyze of a file', () => ['analyze', 'fixtures/manifests/shop.yaml']],
+    ['uninject of a file', () => ['uninject', 'fixtures/manifests/shop.yaml']],
   ];
   it.each(cases)('prints the same for %s, whichever way it starts', (_name, args) => {
     const [first, ...others] = Object.entries(ways).map(([way, run]) => ({ way, ...run(args()) }));
@@ -160,9 +182,13 @@ describe('bin/linkerd', () => {
       spawnSync('stat', ['-L', '-c', '%d:%i:%s:%Y:%Z', '--', ...files], { encoding: 'utf8' })
         .stdout.trim()
         .split('\n');
+    /** A stamp as the build writes it, routing as the real one does, with the render blob alone. */
     const stamp = (node: string, blob: string) => {
       const [nodeId, blobId] = statIds(node, blob);
-      return `path=${node}\nversion=${process.version}\nnode=${nodeId}\nblob=${blobId}\n`;
+      const routing = readFileSync(join(ROOT, 'dist/snapshot/node'), 'utf8')
+        .split('\n')
+        .filter((l) => /^(flags|default|route)=/.test(l));
+      return [`path=${node}`, `version=${process.version}`, `node=${nodeId}`, ...routing, `blob=render ${blobId}`].join('\n') + '\n';
     };
 
     /**
@@ -176,8 +202,8 @@ describe('bin/linkerd', () => {
       copyFileSync(LAUNCHER, join(root, 'bin/linkerd'));
       symlinkSync(join(ROOT, 'dist/bundle'), join(root, 'dist/bundle'));
       symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'));
-      const real = join(ROOT, 'dist/snapshot/linkerd.blob');
-      const blob = join(root, 'dist/snapshot/linkerd.blob');
+      const real = join(ROOT, 'dist/snapshot/render.blob');
+      const blob = join(root, 'dist/snapshot/render.blob');
       if (o.blob === 'link') symlinkSync(real, blob);
       if (o.blob === 'copy') copyFileSync(real, blob);
       if (o.blobTime) utimesSync(blob, o.blobTime, o.blobTime);
@@ -250,11 +276,11 @@ describe('bin/linkerd', () => {
     });
 
     it('loads the bundle when the blob is not the one the stamp names (replaced or truncated)', () => {
-      const bin = project('other-blob', { blob: 'copy', stamp: () => stamp(process.execPath, join(ROOT, 'dist/snapshot/linkerd.blob')) });
+      const bin = project('other-blob', { blob: 'copy', stamp: () => stamp(process.execPath, join(ROOT, 'dist/snapshot/render.blob')) });
       expect(startedFrom(launch(bin, FAILING_VERBOSE))).toBe('bundle');
       const truncated = join(dir, 'truncated', 'bin/linkerd');
       const tb = project('truncated', { blob: 'copy' });
-      writeFileSync(join(dir, 'truncated/dist/snapshot/linkerd.blob'), 'not a snapshot');
+      writeFileSync(join(dir, 'truncated/dist/snapshot/render.blob'), 'not a snapshot');
       expect(tb).toBe(truncated);
       const r = launch(tb, ['version', '--client']);
       expect([r.status, r.stdout]).toEqual([0, 'Client version: edge-26.9.1\n']);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseValidity, prepareCheck } from '../../src/cli/flags/prepareCheck.js';
+import { runCli } from '../support/cli.js';
 
 const globals = { linkerdNamespace: 'linkerd', cniNamespace: 'linkerd-cni', asGroup: [] as string[], verbose: false };
 const prepare = (flags: object, env: NodeJS.ProcessEnv = {}) => prepareCheck(flags, globals, { env });
@@ -52,5 +53,17 @@ describe('check flags', () => {
     expect(parseValidity('x', '30d')).toBe(30 * 86_400_000);
     expect(parseValidity('x', '1d12h')).toBe(36 * 3_600_000);
     expect(parseValidity('x', '720h')).toBe(30 * 86_400_000);
+  });
+
+  it("a duration with a unit Go lacks says which units exist: days for validities, Go's for the real CLI's flags", async () => {
+    expect(() => parseValidity('cert-min-validity', '3w')).toThrow(
+      'invalid argument "3w" for "--cert-min-validity" flag: time: unknown unit "w" in duration "3w" (units: d (24h), h, m, s, ms, us (or µs), ns)',
+    );
+    const r = await runCli(['check', '--wait', '10d']);
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      1,
+      '',
+      'Error: invalid argument "10d" for "--wait" flag: time: unknown unit "d" in duration "10d" (units: ns, us (or µs), ms, s, m, h)\n',
+    ]);
   });
 });

@@ -62,8 +62,9 @@ describe('the npm package', () => {
   it('packs the launcher and the built output, and no tests, fixtures, benchmarks or sources', () => {
     expect(packedFiles).toContain('bin/linkerd');
     expect(packedFiles).toContain('dist/bundle/run.js');
-    expect(packedFiles).toContain('dist/snapshot/entry.cjs');
-    for (const f of packedFiles) expect(f).not.toMatch(/^(test|fixtures|bench|src|templates|node_modules)\/|\.ts$|^dist\/snapshot\/linkerd\.blob$/);
+    for (const f of ['dist/snapshot/start.cjs', 'dist/snapshot/render.cjs', 'dist/snapshot/edit.cjs', 'dist/snapshot/snapshots.json'])
+      expect(packedFiles).toContain(f);
+    for (const f of packedFiles) expect(f).not.toMatch(/^(test|fixtures|bench|src|templates|node_modules)\/|\.ts$|^dist\/snapshot\/\w+\.blob$/);
   });
 
   it('installs with npm install -g from the tarball, fetching only its runtime dependency tree', () => {
@@ -88,17 +89,20 @@ describe('the npm package', () => {
 
   it('builds the start-up snapshot where it lands, for the node that installed it', () => {
     const snapshot = path.join(prefix, 'lib', 'node_modules', 'linkerd-ts', 'dist', 'snapshot');
-    expect(existsSync(path.join(snapshot, 'linkerd.blob'))).toBe(true);
+    for (const name of ['start', 'render', 'edit']) expect(existsSync(path.join(snapshot, `${name}.blob`))).toBe(true);
     // The stamp the launcher compares: this node's real path and version, and the stat identities.
     const stamp = readFileSync(path.join(snapshot, 'node'), 'utf8');
     expect(stamp).toContain(`path=${realpathSync(process.execPath)}\n`);
     expect(stamp).toContain(`version=${process.version}\n`);
     expect(stamp).toMatch(/^node=\d+:\d+:\d+:\d+:\d+$/m);
-    expect(stamp).toMatch(/^blob=\d+:\d+:\d+:\d+:\d+$/m);
+    expect(stamp).toMatch(/^blob=start \d+:\d+:\d+:\d+:\d+$/m);
+    expect(stamp).toMatch(/^blob=render \d+:\d+:\d+:\d+:\d+$/m);
+    expect(stamp).toMatch(/^blob=edit \d+:\d+:\d+:\d+:\d+$/m);
+    expect(stamp).toMatch(/^route=render install /m);
   });
 
   it('runs from the bundle when install scripts were skipped (no snapshot)', async () => {
-    expect(existsSync(path.join(bare, 'lib', 'node_modules', 'linkerd-ts', 'dist', 'snapshot', 'linkerd.blob'))).toBe(false);
+    expect(existsSync(path.join(bare, 'lib', 'node_modules', 'linkerd-ts', 'dist', 'snapshot', 'start.blob'))).toBe(false);
     const r = await run(path.join(bare, 'bin', 'linkerd'), ['install', '--ignore-cluster'], {
       cwd: work,
       env: { PATH: process.env.PATH, HOME: work },

@@ -88,7 +88,24 @@ export interface ApiServerOptions {
   now?: () => Date;
   /** Where pods' ports are served, for the port-forward endpoint (WebSocket, v4.channel.k8s.io). */
   portForward?: PortForwardTarget;
+  /** What answers the tap APIService (`POST /apis/tap.linkerd.io/v1alpha1/watch/…/tap`); 503 without one. */
+  tap?: TapHandler;
 }
+
+/** A tap request as the aggregated APIService receives it. */
+export interface TapCall {
+  /** The path below `/apis/tap.linkerd.io/v1alpha1/watch/`, e.g. `namespaces/emojivoto/deployments/web/tap`. */
+  resourcePath: string;
+  /** The raw body: a protobuf TapByResourceRequest. */
+  body: Buffer;
+  user: string;
+}
+
+/**
+ * Answers one tap call: write frames to `res` (status, headers, body) as the tap server would.
+ * The response is the test's to end (a finished stream) or to leave open (a live one).
+ */
+export type TapHandler = (call: TapCall, res: ServerResponse) => void | Promise<void>;
 
 export interface ApiServer {
   url: string;
@@ -117,6 +134,8 @@ export interface ApiServer {
   remove(apiVersion: string, kind: string, name: string, namespace?: string): boolean;
   /** Where pods' ports are served for port-forward. */
   setPortForward(target: PortForwardTarget | undefined): void;
+  /** What answers the tap APIService. */
+  setTap(handler: TapHandler | undefined): void;
   /** Stored objects of a kind (in a namespace, or all). */
   objects(apiVersion: string, kind: string, namespace?: string): StoredObject[];
   stop(): Promise<void>;
@@ -597,6 +616,17 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       send(res, 401, statusBody(401, 'Unauthorized', 'Unauthorized'));
       return;
     }
+    const tapPrefix = '/apis/tap.linkerd.io/v1alpha1/watch/';
+    if (rec.path.startsWith(tapPrefix) && rec.method === 'POST') {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      if (!tapHandler) {
+        send(res, 503, statusBody(503, 'ServiceUnavailable', 'the server is currently unable to handle the request'));
+        return;
+      }
+      await tapHandler({ resourcePath: rec.path.slice(tapPrefix.length), body: Buffer.concat(chunks), user: rec.user }, res);
+      return;
+    }
     try {
       const { code, body } = await route(req, rec, u.searchParams);
       send(res, code, body);
@@ -607,6 +637,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   }
 
   let forwardTarget = opts.portForward;
+  let tapHandler = opts.tap;
   const forward = portForwardHandler({
     authorized: (req) => req.headers.authorization === `Bearer ${token}`,
     podExists: (namespace, pod) => {
@@ -697,6 +728,9 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     },
     setPortForward: (target) => {
       forwardTarget = target;
+    },
+    setTap: (handler) => {
+      tapHandler = handler;
     },
     stop: async () => {
       forward.close();

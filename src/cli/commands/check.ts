@@ -4,6 +4,17 @@ import type { CommandBody } from '../kit/command.js';
 import type { CliIo } from '../kit/io.js';
 
 export const command: CommandBody = {
+  // Passed on to the extensions' checks (linkerd-<ext> check --api-addr=…).
+  apiAddr: true,
+  // The real CLI's examples.
+  examples: `  # Check that the Linkerd control plane is up and running
+  linkerd check
+
+  # Check that the Linkerd control plane can be installed in the "test" namespace
+  linkerd check --pre --linkerd-namespace test
+
+  # Check that the Linkerd data plane proxies in the "app" namespace are up and running
+  linkerd check --proxy --namespace app`,
   flags: [
     {
       name: 'expected-version',

@@ -4,6 +4,12 @@ import { terminalReport, notesText } from '../output/sanitize.js';
 
 type StepOutput = { objects: object[]; notes: string[] };
 
+/** The families' trust peers (multicluster's Links): every step reads them, so linked clusters move together. */
+async function peerSources() {
+  const { trustPeerSources } = await import('../../families/trustPeers.js');
+  return trustPeerSources();
+}
+
 /** The manifest on stdout (for `kubectl apply -f -`), what to do next on stderr. */
 async function printStep(result: StepOutput, io: CliIo): Promise<void> {
   const { renderManifest } = await import('../output/manifest.js');
@@ -19,12 +25,14 @@ const status: CommandSpec = {
     const { parseFlags, StatusFlags } = await import('../flags/identityFlags.js');
     const opts = parseFlags(StatusFlags, flags);
     const { readRotationState } = await import('../../core/identity/rotationState.js');
-    const state = await readRotationState(globals, globals.linkerdNamespace);
+    const state = await readRotationState(globals, globals.linkerdNamespace, new Date(), await peerSources());
     const { rotationJson, rotationText } = await import('../output/identity-rotation.js');
     io.stdout.write(opts.output === 'json' ? rotationJson(state) : terminalReport(rotationText(state)));
-    // A half-applied step, or an issuer meshed pods reject, is a problem; any other stage is a
+    // A half-applied step, or an issuer meshed pods reject, is a problem (1); a linked cluster
+    // that could not be read leaves the rotation's safety unknown (2); any other stage is a
     // rotation at rest or on its way.
-    return state.stage === 'inconsistent' || state.stage === 'issuer-untrusted' ? 1 : 0;
+    if (state.stage === 'inconsistent' || state.stage === 'issuer-untrusted') return 1;
+    return state.peers?.some((p) => p.status === 'unknown') ? 2 : 0;
   },
 };
 
@@ -32,14 +40,14 @@ const addAnchor: CommandSpec = {
   name: 'add-anchor',
   summary: 'Render the trust bundle with a new anchor added, everywhere the anchors live',
   flags: [
-    { name: 'trust-anchor-file', type: 'string', help: 'The new trust anchor (PEM)' },
+    { name: 'trust-anchor-file', type: 'string', required: true, help: 'The new trust anchor (PEM)' },
     { name: 'force', type: 'bool', default: false, help: 'Proceed although the anchors in the cluster disagree' },
   ],
   run: async ({ flags, globals, io }) => {
     const { parseFlags, AddAnchorFlags } = await import('../flags/identityFlags.js');
     const opts = parseFlags(AddAnchorFlags, flags);
     const { addAnchor } = await import('../../core/identity/rotationSteps.js');
-    await printStep(await addAnchor({ selection: globals, namespace: globals.linkerdNamespace, ...opts }), io);
+    await printStep(await addAnchor({ selection: globals, namespace: globals.linkerdNamespace, ...opts, peers: await peerSources() }), io);
   },
 };
 
@@ -65,17 +73,17 @@ const issuer: CommandSpec = {
 
 const removeAnchor: CommandSpec = {
   name: 'remove-anchor',
-  summary: 'Render the trust bundle without the old anchors; refused while the issuer or a pod depends on them',
+  summary: 'Render the trust bundle without the old anchors; refused while the issuer, a pod or a linked cluster depends on them',
   flags: [
     { name: 'trust-anchor-file', type: 'string', help: 'Keep only the anchors of this file' },
-    { name: 'keep', type: 'strings', default: [], help: 'Keep the anchor with this SHA-256 fingerprint (repeatable; a unique prefix of 8+ digits)' },
-    { name: 'force', type: 'bool', default: false, help: 'Proceed although pods were not restarted yet' },
+    { name: 'keep', type: 'stringArray', default: [], help: 'Keep the anchor with this SHA-256 fingerprint (repeatable; a unique prefix of 8+ digits)' },
+    { name: 'force', type: 'bool', default: false, help: 'Proceed although pods were not restarted yet or linked clusters are not ready (with a warning)' },
   ],
   run: async ({ flags, globals, io }) => {
     const { parseFlags, RemoveAnchorFlags } = await import('../flags/identityFlags.js');
     const opts = parseFlags(RemoveAnchorFlags, flags);
     const { removeAnchor } = await import('../../core/identity/rotationSteps.js');
-    await printStep(await removeAnchor({ selection: globals, namespace: globals.linkerdNamespace, ...opts }), io);
+    await printStep(await removeAnchor({ selection: globals, namespace: globals.linkerdNamespace, ...opts, peers: await peerSources() }), io);
   },
 };
 

@@ -35,8 +35,8 @@ const createIssuer: CommandSpec = {
   name: 'create-issuer',
   summary: 'Create an issuer certificate signed by a trust anchor, and its private key, in two new files',
   flags: [
-    { name: 'trust-anchor-file', type: 'string', help: 'The signing trust anchor certificate (PEM)' },
-    { name: 'trust-anchor-key-file', type: 'string', help: 'The trust anchor private key (PEM)' },
+    { name: 'trust-anchor-file', type: 'string', required: true, help: 'The signing trust anchor certificate (PEM)' },
+    { name: 'trust-anchor-key-file', type: 'string', required: true, help: 'The trust anchor private key (PEM)' },
     { name: 'cert-out', type: 'string', default: 'issuer.crt', help: 'Certificate file to create (PEM); refused if it exists' },
     { name: 'key-out', type: 'string', default: 'issuer.key', help: 'Private key file to create (PEM, mode 0600); refused if it exists' },
     { name: 'common-name', type: 'string', help: 'Subject CN (default identity.<linkerd-namespace>.<trust-domain>, what Linkerd expects)' },
@@ -74,6 +74,12 @@ const inspect: CommandSpec = {
 };
 
 export const command: CommandBody = {
+  // The real CLI's examples.
+  examples: `  # Get certificate from pod foo-bar in the default namespace.
+  linkerd identity foo-bar
+
+  # Get certificate from all pods with the label name=nginx
+  linkerd identity -l name=nginx`,
   args: [{ name: 'pods', help: 'pods (POD or pod/POD; after -- every argument is a pod, even one named like a subcommand)', variadic: true }],
   flags: [
     { name: 'namespace', short: 'n', type: 'string', help: 'Namespace of the pod (default: the kubeconfig context’s)', completion: 'namespaces' },

@@ -6,7 +6,6 @@ import { printImageResult } from '../output/image.js';
 import { spinnerFor } from '../output/terminal.js';
 
 const EXAMPLES = `
-Examples:
   # The proxy image from the embedded config, packages from a local apk repository, binaries in .
   linkerd image build --packages ./wolfi --output proxy.tar --tag cr.l5d.io/linkerd/proxy:dev
 
@@ -43,21 +42,20 @@ const build: CommandSpec = {
   summary: 'Build an OCI image from an apko-style config (default: the embedded proxy config)',
   args: [{ name: 'CONFIG', help: 'image config (apko schema plus files and capabilities)' }],
   flags: [
-    { name: 'output', short: 'o', type: 'string', help: 'where to write the image: a directory (OCI layout) or FILE.tar' },
-    { name: 'format', type: 'string', help: 'oci | oci-archive | docker-archive (default: docker-archive for *.tar, else oci)' },
-    { name: 'tag', short: 't', type: 'string', default: 'linkerd/proxy:dev', help: 'the image reference recorded in the output' },
-    { name: 'arch', type: 'strings', help: "architecture to build (repeatable or comma-separated; default: the config's archs, else this machine's)" },
+    { name: 'output', short: 'o', type: 'string', required: true, help: 'Where to write the image: a directory (OCI layout) or FILE.tar' },
+    { name: 'format', type: 'string', help: 'Output format: oci, oci-archive or docker-archive (default: docker-archive for *.tar, else oci)' },
+    { name: 'tag', short: 't', type: 'string', default: 'linkerd/proxy:dev', help: 'The image reference recorded in the output' },
+    { name: 'arch', type: 'strings', help: "Architecture to build (repeatable or comma-separated; default: the config's archs, else this machine's)" },
     {
       name: 'packages',
-      type: 'strings',
-      help: "a local package repository (.deb files, or an apk repository with APKINDEX.tar.gz); replaces the config's repositories (repeatable)",
+      type: 'stringArray',
+      help: "A local package repository (.deb files, or an apk repository with APKINDEX.tar.gz); replaces the config's repositories (repeatable)",
     },
-    { name: 'sbom', type: 'string', help: 'also write an SPDX 2.3 JSON SBOM of every package and file' },
-    { name: 'push', type: 'string', help: 'push the image to a registry (OCI distribution API)' },
-    { name: 'insecure', type: 'bool', default: false, help: 'push over plain HTTP (loopback registries only)' },
+    { name: 'sbom', type: 'string', help: 'Also write an SPDX 2.3 JSON SBOM of every package and file' },
+    { name: 'push', type: 'string', help: 'Push the image to a registry (OCI distribution API)' },
+    { name: 'insecure', type: 'bool', default: false, help: 'Push over plain HTTP (loopback registries only)' },
   ],
-  // Shown after the flags, as this command always has.
-  configure: (cmd) => cmd.addHelpText('after', EXAMPLES),
+  examples: EXAMPLES,
   run: async ({ args, flags, io }) => {
     const config = args[0] as string | undefined;
     const opts = parse(buildFlags, flags);

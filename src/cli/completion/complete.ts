@@ -1,6 +1,7 @@
 import type { Command, Option } from 'commander';
 import type { CompletionContext, CompletionSource } from '../kit/family.js';
 import { completionSourceOf } from '../kit/flags.js';
+import { isPersistent } from '../help/cobraHelp.js';
 
 /*
  * `linkerd __complete WORD... CURRENT`: what the shell scripts ask for on TAB, answered from the
@@ -28,10 +29,10 @@ function takesValue(o: Option): boolean {
   return o.required || o.optional;
 }
 
-/** The options in effect for `cmd`: its own and its ancestors'. */
+/** The options in effect for `cmd`: its own and its ancestors' persistent ones. */
 function optionsInScope(cmd: Command): Option[] {
-  const out: Option[] = [];
-  for (let c: Command | null = cmd; c; c = c.parent) out.push(...c.options);
+  const out: Option[] = [...cmd.options];
+  for (let c = cmd.parent; c; c = c.parent) out.push(...c.options.filter((o) => isPersistent(o, c)));
   return out;
 }
 
@@ -107,7 +108,12 @@ export async function complete(root: Command, words: readonly string[], sources:
       .filter((f): f is string => f !== undefined);
     return starting([...new Set(flags)].sort(), cur);
   }
-  const subcommands = cmd.commands.filter((c) => !hiddenCommand(c)).map((c) => c.name());
+  // Hidden and deprecated commands run but are not offered (cobra's IsAvailableCommand).
+  const subcommands = cmd
+    .createHelp()
+    .visibleCommands(cmd)
+    .filter((c) => !hiddenCommand(c))
+    .map((c) => c.name());
   if (subcommands.length > 0) return starting([...subcommands, 'help'].sort(), cur);
   return starting(argumentChoices.get(cmd) ?? [], cur);
 }

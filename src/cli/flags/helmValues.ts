@@ -4,21 +4,21 @@ import { collect } from './collect.js';
 
 /*
  * Helm's value options (`-f/--values`, `--set`, `--set-string`, `--set-file`), on install and
- * upgrade (linkerd's pkg/flags.AddValueOptionsFlags).
+ * upgrade (linkerd's pkg/flags.AddValueOptionsFlags): `-f` a StringSlice, the `--set` family StringArrays.
  */
 
 export function addHelmValueFlags(cmd: Command): Command {
   return cmd
-    .option('-f, --values <file>', 'Specify values in a YAML file or a URL, or - for standard input (can specify multiple)', collect, [])
-    .option('--set <values>', 'Set values on the command line (can specify multiple or separate values with commas: key1=val1,key2=val2)', collect, [])
+    .option('-f, --values <strings>', 'Specify values in a YAML file or a URL, or - for standard input (can specify multiple)', collect, [])
+    .option('--set <stringArray>', 'Set values on the command line (can specify multiple or separate values with commas: key1=val1,key2=val2)', collect, [])
     .option(
-      '--set-string <values>',
+      '--set-string <stringArray>',
       'Set STRING values on the command line (can specify multiple or separate values with commas: key1=val1,key2=val2)',
       collect,
       [],
     )
     .option(
-      '--set-file <values>',
+      '--set-file <stringArray>',
       'Set values from respective files specified via the command line (can specify multiple or separate values with commas: key1=path1,key2=path2)',
       collect,
       [],

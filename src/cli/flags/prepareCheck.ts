@@ -4,7 +4,7 @@ import { parseSelection } from '../../core/check/selection.js';
 import type { CheckMode } from '../../core/check/types.js';
 import { UserError } from '../../core/errors.js';
 import type { KubeObject } from '../../core/kube/resources.js';
-import { formatGoDuration, parseGoDuration } from '../../core/parse/goDuration.js';
+import { formatGoDuration, parseGoDuration, validityMs } from '../../core/parse/goDuration.js';
 import { invalidArgument } from '../../core/parse/invalidArgument.js';
 import { clientVersion } from '../../core/version.js';
 import type { GlobalOptions } from '../globals.js';
@@ -51,11 +51,11 @@ function durationMs(flag: string, value: string): number {
   }
 }
 
-/** `30d`, `720h`, `1d12h`: a Go duration that may also count days. */
+/** `30d`, `720h`, `1d12h`: a certificate validity, read as every validity flag is. */
 export function parseValidity(flag: string, value: string): number {
-  const [, days, rest] = /^(\d+)d(.*)$/.exec(value) ?? [];
-  if (days === undefined) return durationMs(flag, value);
-  return Number(days) * 86_400_000 + (rest ? durationMs(flag, rest) : 0);
+  const ms = validityMs(flag, value);
+  if (ms < 0) throw invalidArgument(value, flag, `negative duration ${JSON.stringify(value)}`);
+  return ms;
 }
 
 export interface PreparedCheck {
@@ -112,6 +112,7 @@ export function prepareCheck(
     mode,
     kube: { kubeconfig: globals.kubeconfig, context: globals.context, as: globals.as, asGroup: globals.asGroup },
     controlPlaneNamespace: globals.linkerdNamespace,
+    apiAddr: globals.apiAddr,
     dataPlaneNamespace: flags.namespace || undefined,
     cliVersion,
     expectedVersion: flags.expectedVersion || undefined,

@@ -21,7 +21,7 @@ export function examplesOfCommand(cmd: Command): string {
 }
 
 /** pflag's type names, for the placeholders commands use; anything else is a string. */
-const GO_TYPES = new Set(['string', 'int', 'uint', 'duration', 'strings', 'stringArray', 'float']);
+const GO_TYPES = new Set(['string', 'int', 'uint', 'duration', 'strings', 'stringArray', 'float', 'float32']);
 
 /** The Go type pflag would print after the flag (`string`, `int`, `duration`, `strings`), or '' for booleans. */
 export function goTypeOf(option: Option): string {
@@ -83,10 +83,25 @@ function localFlagRows(cmd: Command): FlagRow[] {
   return rows;
 }
 
+const persistentOptions = new WeakSet<Option>();
+
+/** cobra's PersistentFlags: `option` is also a flag of every command below the one declaring it. */
+export function markPersistent(option: Option): void {
+  persistentOptions.add(option);
+}
+
+/**
+ * Whether `option`, declared on `owner`, reaches the commands below it. The root's flags are
+ * the real CLI's persistent (global) flags; elsewhere only those marked persistent are.
+ */
+export function isPersistent(option: Option, owner: Command): boolean {
+  return owner.parent === null || persistentOptions.has(option);
+}
+
 function inheritedFlagRows(cmd: Command): FlagRow[] {
   const rows: FlagRow[] = [];
   for (let p = cmd.parent; p; p = p.parent) {
-    for (const o of p.options) if (!o.hidden && !isHelpOption(o)) rows.push(flagRow(o, o.description));
+    for (const o of p.options) if (!o.hidden && !isHelpOption(o) && isPersistent(o, p)) rows.push(flagRow(o, o.description));
   }
   return rows;
 }

@@ -1,9 +1,11 @@
-import type { Command } from 'commander';
+import type { Command, Option } from 'commander';
 import type { GlobalOptions } from '../globals.js';
 import { setArgumentChoices } from '../completion/complete.js';
-import { setExamples } from '../help/cobraHelp.js';
+import { UserError } from '../../core/errors.js';
+import { commandPath, usageHint } from '../help/cobraErrors.js';
+import { isPersistent, setExamples } from '../help/cobraHelp.js';
 import { setDashDashRewrite, type DashDashRewrite } from './argv.js';
-import { addFlags, type FlagSpec } from './flags.js';
+import { addFlags, isRequiredFlag, type FlagSpec } from './flags.js';
 import type { CliIo } from './io.js';
 
 /*
@@ -47,6 +49,11 @@ export interface CommandBody {
   examples?: string;
   subcommands?: readonly CommandSpec[];
   dashDash?: DashDashRewrite;
+  /**
+   * The command reads the global `--api-addr` (talks to a control-plane service at host:port);
+   * given to any other command, it is ignored with a warning.
+   */
+  apiAddr?: boolean;
   run?: RunCommand;
 }
 
@@ -54,6 +61,8 @@ export interface CommandSpec extends CommandBody {
   name: string;
   aliases?: readonly string[];
   summary: string;
+  /** cobra's Hidden: runs, but help, completion and the reference leave it out. */
+  hidden?: boolean;
   /**
    * cobra's Deprecated: the command is hidden from its parent's help and, when run, first prints
    * `Command "<name>" is deprecated, <deprecated>` to stderr.
@@ -77,13 +86,39 @@ function describe(cmd: Command, spec: Pick<CommandSpec, 'summary' | 'long' | 'al
 }
 
 /** A command help can list without its module: name, aliases and summary only. */
-export function addCommandStub(parent: Command, head: Pick<CommandSpec, 'name' | 'summary' | 'aliases'>): Command {
-  return describe(parent.command(head.name), head);
+export function addCommandStub(parent: Command, head: Pick<CommandSpec, 'name' | 'summary' | 'aliases' | 'hidden' | 'deprecated'>): Command {
+  return describe(parent.command(head.name, { hidden: head.hidden === true || head.deprecated !== undefined }), head);
+}
+
+/** The option's attribute name as commander stores its value (`trustAnchorFile`). */
+const attributeOf = (o: Option) => o.attributeName();
+
+/**
+ * cobra's ValidateRequiredFlags: every required flag not given, named together in pflag's order
+ * (sorted), before the command does anything.
+ */
+function checkRequiredFlags(cmd: Command): void {
+  const missing = cmd.options
+    .filter((o) => isRequiredFlag(o) && cmd.getOptionValue(attributeOf(o)) === undefined)
+    .map((o) => (o.long ?? '').replace(/^--/, ''))
+    .sort();
+  if (missing.length > 0) throw new UserError(`required flag(s) ${missing.map((m) => JSON.stringify(m)).join(', ')} not set`, { hint: usageHint(cmd) });
+}
+
+/**
+ * A flag of a parent command that is not persistent is not a flag of its subcommands (pflag:
+ * `unknown flag`); commander would take it anywhere on the line and drop it silently.
+ */
+function checkAncestorFlags(cmd: Command): void {
+  for (let p = cmd.parent; p?.parent; p = p.parent) {
+    const given = p.options.find((o) => !isPersistent(o, p) && p.getOptionValueSource(attributeOf(o)) === 'cli');
+    if (given) throw new UserError(`unknown flag: ${given.long ?? given.flags}`, { hint: usageHint(cmd) });
+  }
 }
 
 /** Declares `spec` (and its subcommands) under `parent`. */
 export function addCommand(parent: Command, spec: CommandSpec, session: RunSession): Command {
-  const cmd = describe(parent.command(spec.name, { hidden: spec.deprecated !== undefined }), spec);
+  const cmd = describe(parent.command(spec.name, { hidden: spec.hidden === true || spec.deprecated !== undefined }), spec);
   for (const a of spec.args ?? []) {
     const name = `${a.name}${a.variadic ? '...' : ''}`;
     cmd.argument(a.required ? `<${name}>` : `[${name}]`, a.help);
@@ -98,8 +133,20 @@ export function addCommand(parent: Command, spec: CommandSpec, session: RunSessi
   if (run) {
     cmd.action(async () => {
       if (spec.deprecated !== undefined) session.io.stderr.write(`Command ${JSON.stringify(spec.name)} is deprecated, ${spec.deprecated}\n`);
-      const code: unknown = await run({ args: cmd.processedArgs as unknown[], flags: cmd.opts(), globals: session.globals(), io: session.io, command: cmd });
+      checkAncestorFlags(cmd);
+      checkRequiredFlags(cmd);
+      const globals = session.globals();
+      if (globals.apiAddr !== undefined && spec.apiAddr !== true) {
+        session.io.stderr.write(`Warning: --api-addr is ignored by "${commandPath(cmd)}"\n`);
+      }
+      const code: unknown = await run({ args: cmd.processedArgs as unknown[], flags: cmd.opts(), globals, io: session.io, command: cmd });
       session.exitCode = typeof code === 'number' ? code : 0;
+    });
+  } else {
+    // cobra runs a command without Run (a group: `linkerd image`) as a request for its help: stdout, exit 0.
+    cmd.action(() => {
+      checkAncestorFlags(cmd);
+      cmd.outputHelp();
     });
   }
   return cmd;

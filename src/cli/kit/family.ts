@@ -1,4 +1,5 @@
 import type { CheckFamilyEntry } from '../../core/check/family.js';
+import type { TrustPeerSource } from '../../core/identity/peers.js';
 import type { ChartEntry } from '../../core/values/chart.js';
 import type { CommandBody } from './command.js';
 
@@ -13,12 +14,19 @@ export interface CommandLoader {
   aliases?: readonly string[];
   /** The one-line summary help lists (cobra's Short). */
   summary: string;
+  /** cobra's Hidden: runs, but help, completion and the reference leave it out (`doc`). */
+  hidden?: boolean;
   load(): Promise<{ command: CommandBody }>;
   /**
    * A command of subcommands declared here, not in its module (`viz install`, `viz check`): help
    * lists them from these entries, and a run loads only the one it runs.
    */
   subcommands?: readonly CommandLoader[];
+  /**
+   * cobra's Deprecated: hidden from help and completion, and a run first prints
+   * `Command "<name>" is deprecated, <deprecated>` to stderr.
+   */
+  deprecated?: string;
 }
 
 /** What a flag value completes from (`namespaces`, `contexts`, …), given the words typed so far. */
@@ -38,6 +46,21 @@ export interface FamilyDeclaration {
   checks?: CheckFamilyEntry;
   /** The family's charts (values schema, defaults, flag sets, templates), loaded on first use. */
   charts?: readonly ChartEntry[];
+  /** Clusters whose trust must move with ours in an anchor rotation (multicluster's Links), loaded when a rotation step runs. */
+  trustPeers?: { load(): Promise<TrustPeerSource> };
+}
+
+/**
+ * Deprecated top-level copies of `parent`'s subcommands, as the real CLI keeps `linkerd stat` for
+ * `linkerd viz stat`: one per entry of `uses` (name → cobra Use line) that `parent` declares, each
+ * loading that subcommand only when it runs, with the deprecation `use instead '<path> <Use>'`
+ * (cobra then prints a blank line after it, the text's own newline).
+ */
+export function deprecatedAliases(parent: CommandLoader, path: string, uses: Readonly<Record<string, string>>): CommandLoader[] {
+  return Object.entries(uses).flatMap(([name, use]) => {
+    const sub = parent.subcommands?.find((s) => s.name === name);
+    return sub ? [{ name, summary: sub.summary, load: () => sub.load(), deprecated: `use instead '${path} ${use}'\n` }] : [];
+  });
 }
 
 /** Every family's top-level commands, in declaration order. */

@@ -11,7 +11,24 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
 }
 
-/** The process's own streams and environment. */
+/**
+ * The process's own streams and environment, each looked up when first used: node creates
+ * `process.stdin` on first access, and that loads fs streams, fs/promises and readline (about
+ * 10 ms) for a run that never reads it (`version`, `--help`, `install`).
+ */
 export function processIo(): CliIo {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env };
+  return {
+    get stdout() {
+      return process.stdout;
+    },
+    get stderr() {
+      return process.stderr;
+    },
+    get stdin() {
+      return process.stdin;
+    },
+    get env() {
+      return process.env;
+    },
+  };
 }

@@ -2,6 +2,35 @@ import type { RotationState } from '../../core/identity/rotationState.js';
 import { timeLeft } from './identity-inspect.js';
 import { ISSUER_SECRET, TRUST_ROOTS_CONFIGMAP } from '../../core/mesh/names.js';
 import { terminalField as f } from './sanitize.js';
+import type { PeerTrust } from '../../core/identity/peers.js';
+
+const shas = (anchors: ReadonlyArray<{ sha256: string }>) => (anchors.length === 0 ? '(none)' : anchors.map((a) => a.sha256.slice(0, 16)).join(', '));
+const yesNo = (b: boolean | undefined) => (b === undefined ? 'unknown' : b ? 'yes' : 'no');
+
+/** Each linked cluster: what its control plane and gateway trust, and where its gateway's identity chains. */
+function peerLines(peers: readonly PeerTrust[]): string[] {
+  const out = ['Linked clusters:'];
+  for (const p of peers) {
+    out.push(`  ${f(p.name)} (${f(p.via)})`);
+    if (p.status === 'unknown') {
+      out.push(`    unknown: ${f(p.error ?? '')}`);
+      continue;
+    }
+    out.push(`    control plane trusts: ${shas(p.controlPlane)}`);
+    if (p.gateway) {
+      const g = p.gateway;
+      out.push(`    gateway (${g.pods} pod(s)) trusts: ${g.anchors === undefined ? 'unknown' : shas(g.anchors)}`);
+      const chain = !g.issuerKnown ? 'unknown (external issuer)' : g.issuerAnchor === undefined ? 'no known anchor' : g.issuerAnchor.slice(0, 16);
+      out.push(
+        `    gateway identity chains to: ${chain}${g.mayHoldPreviousIssuer ? ' (pods started before the issuer: may still hold the previous one)' : ''}`,
+      );
+    } else {
+      out.push('    no gateway (gateway-less link)');
+    }
+    out.push(`    trusts the new anchor: ${yesNo(p.trustsRequired)}; gateway still on the old chain: ${yesNo(p.gatewayOnOldChain)}`);
+  }
+  return out;
+}
 
 /** `linkerd identity rotate status`: where the rotation stands, each certificate, the stale pods, the next commands. */
 export function rotationText(s: RotationState): string {
@@ -30,6 +59,7 @@ export function rotationText(s: RotationState): string {
         : 'still carry removed anchors';
     out.push(`  ${f(g.namespace)}/${f(g.workload)}: ${g.pods.length} pod(s), ${why}`);
   }
+  if (s.peers !== undefined && s.peers.length > 0) out.push('', ...peerLines(s.peers));
   if (s.warnings.length > 0) out.push('', ...s.warnings.map((w) => `‼ ${w}`));
   out.push('', 'Next:', ...s.next.map((n) => `  ${n}`), '');
   return out.join('\n');

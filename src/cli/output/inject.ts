@@ -94,7 +94,7 @@ export function injectText(result: InjectResult, opts: PrintOptions): CommandTex
   const glyphs = opts.glyphs ?? PLAIN_GLYPHS;
   const lead =
     result.deprecations.map((l) => `${l}\n`).join('') + result.notes.map((n) => `${glyphs.warn} ${n}\n`).join('') + skippedLines(result.skipped, glyphs.warn);
-  if (result.errors) return { printManifest: false, stderr: `${lead}Error transforming resources:\n${result.errors.join('\n')}`, exitCode: 1 };
+  if (result.errors) return { printManifest: false, stderr: `${lead}Error transforming resources:\n${result.errors.join('\n')}\n`, exitCode: 1 };
   // One report for all inputs: linkerd uninjects every input into one stream, then injects that.
   const reports = injectReportText(
     result.inputs.flatMap((r) => r.reports),

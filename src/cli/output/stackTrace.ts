@@ -12,17 +12,17 @@ import { snapshotBlobArg } from '../../core/snapshotBlobArg.js';
 
 type SourceMapInstance = InstanceType<typeof import('node:module').SourceMap>;
 
-/** The snapshot a run started from moved with the package: its entry sits beside the blob. */
-function snapshotEntry(): string | undefined {
+/** The snapshot a run started from moved with the package: its entry sits beside the blob (start.blob, start.cjs). */
+function snapshotEntry(file: string): string | undefined {
   const blob = snapshotBlobArg();
-  return blob === undefined ? undefined : path.join(path.dirname(path.resolve(blob)), 'entry.cjs');
+  return blob === undefined ? undefined : path.join(path.dirname(path.resolve(blob)), path.basename(file));
 }
 
 function localFile(file: string): string | undefined {
   const p = file.startsWith('file://') ? fileURLToPath(file) : file;
   if (existsSync(p)) return p;
   // A trace from the snapshot names the entry where it was built; use the one it was loaded from.
-  if (path.basename(p) === 'entry.cjs') return snapshotEntry();
+  if (path.basename(path.dirname(p)) === 'snapshot' && p.endsWith('.cjs')) return snapshotEntry(p);
   return undefined;
 }
 
@@ -35,7 +35,7 @@ function packageRoot(file: string): string {
 
 /** `stack` with every frame in the bundle or the snapshot entry mapped to its TypeScript source. */
 export function sourceMappedStack(stack: string): string {
-  // Fetched, not imported: code started from the V8 snapshot cannot import() (see snapshot.ts).
+  // Fetched, not imported: code started from the V8 snapshot cannot import() (see src/cli/snapshot/run.ts).
   const { SourceMap } = process.getBuiltinModule('node:module');
   const maps = new Map<string, { map: SourceMapInstance; dir: string; root: string } | undefined>();
   const load = (file: string) => {

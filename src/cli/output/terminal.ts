@@ -2,21 +2,38 @@
 export type TerminalStream = Pick<NodeJS.WriteStream, 'isTTY'>;
 
 /**
- * Terminal rules, in one place: colour and spinners only when the stream is a TTY, the terminal
- * is not `TERM=dumb`, and neither CI nor NO_COLOR is set; `FORCE_COLOR=0` (or `false`) also turns
- * colour off, as in chalk and most CLIs. chalk and ora are loaded only when they will be used.
+ * Terminal rules, in one place: spinners only when the stream is a TTY, the terminal is not
+ * `TERM=dumb`, and neither CI nor NO_COLOR is set. Colour follows the same rules, except that
+ * FORCE_COLOR decides where it is set (chalk's rule: `0`/`false` never, `1`–`3`, `true` or empty
+ * always, even in a pipe or on a dumb terminal); NO_COLOR and CI win over it. chalk and ora are
+ * loaded only when they will be used.
  */
 export function isInteractive(stream: TerminalStream, env: NodeJS.ProcessEnv = process.env): boolean {
   if (!stream.isTTY) return false;
-  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
-  if (env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0') return false;
+  if (colourRefused(env)) return false;
   if (env.TERM === 'dumb') return false;
   return true;
 }
 
-/** Colour: an interactive stream, unless FORCE_COLOR says 0/false. */
+/** NO_COLOR (any non-empty value) or CI (unless false/0): no colour, whatever else says. */
+function colourRefused(env: NodeJS.ProcessEnv): boolean {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return true;
+  return env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0';
+}
+
+/** What FORCE_COLOR says, as chalk (supports-color) reads it; undefined when unset or unreadable. */
+function forcedColour(env: NodeJS.ProcessEnv): boolean | undefined {
+  const v = env.FORCE_COLOR;
+  if (v === undefined) return undefined;
+  if (v === '0' || v === 'false') return false;
+  if (v === '' || v === 'true' || /^[1-9]\d*$/.test(v)) return true;
+  return undefined;
+}
+
+/** Colour: see isInteractive; FORCE_COLOR may force it on (a pipe) or off, NO_COLOR and CI still win. */
 export function colorEnabled(stream: TerminalStream, env: NodeJS.ProcessEnv = process.env): boolean {
-  return isInteractive(stream, env) && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  if (colourRefused(env)) return false;
+  return forcedColour(env) ?? isInteractive(stream, env);
 }
 
 export interface Paint {

@@ -23,6 +23,8 @@ export interface CheckOptions {
   mode: CheckMode;
   kube: KubeSelection;
   controlPlaneNamespace: string;
+  /** `--api-addr`: extensions reach their control-plane APIs at this address instead of a port-forward. */
+  apiAddr?: string;
   /** `--proxy -n`: the data-plane namespace (all when undefined). */
   dataPlaneNamespace?: string;
   /** The CLI version checks compare against (`--cli-version-override` replaces it). */

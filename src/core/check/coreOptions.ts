@@ -1,4 +1,5 @@
 import type { KubeObject } from '../kube/resources.js';
+import { CNI_NAME } from '../mesh/names.js';
 import type { CheckOptions } from './context.js';
 
 /** The core family's options slot: what only the core checks read. */
@@ -16,5 +17,5 @@ export interface CoreCheckOptions {
 /** The core slot of a run's options, defaults filled in. */
 export function coreOptions(options: CheckOptions): CoreCheckOptions & { cniNamespace: string; cniEnabled: boolean } {
   const slot = options.families?.core ?? {};
-  return { ...slot, cniNamespace: slot.cniNamespace ?? 'linkerd-cni', cniEnabled: slot.cniEnabled ?? false };
+  return { ...slot, cniNamespace: slot.cniNamespace ?? CNI_NAME, cniEnabled: slot.cniEnabled ?? false };
 }

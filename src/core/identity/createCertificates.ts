@@ -16,6 +16,7 @@ import {
   type KeyAlgorithm,
 } from '../pki/index.js';
 import { parseBundle } from '../pki/parseBundle.js';
+import { formatRFC3339 } from '../pki/formatRFC3339.js';
 import { positiveDurationMs } from '../parse/goDuration.js';
 
 export const KEY_TYPES: readonly KeyAlgorithm[] = ['ecdsa-p256', 'rsa-2048', 'rsa-4096'];
@@ -107,7 +108,7 @@ export async function createIssuerFiles(req: CreateIssuerRequest): Promise<Creat
   let notAfter = now + ms + CLOCK_SKEW_ALLOWANCE_MS;
   if (notAfter > anchor.notAfter.getTime()) {
     notAfter = anchor.notAfter.getTime();
-    notes.push(`The issuer's validity was cut to the trust anchor's: it expires ${anchor.notAfter.toISOString()}`);
+    notes.push(`The issuer's validity was cut to the trust anchor's: it expires ${formatRFC3339(anchor.notAfter)}`);
   }
   const issuer = await createIssuer({
     anchor: { certPem: certificatesToPem([entry.certificate]), keyPem },

@@ -45,11 +45,7 @@ function adminPortOf(pod: Pod): { port: number; identity: string } {
 }
 
 async function podsOf(client: KubeClient, req: PodIdentityRequest & { namespace: string }): Promise<Pod[]> {
-  if (req.selector !== undefined) {
-    if (req.pods.length > 0) throw new UserError('give pod names or --selector, not both');
-    return client.list('pods', { namespace: req.namespace, labelSelector: req.selector });
-  }
-  if (req.pods.length === 0) throw new UserError('Provide the pod name argument or use the selector flag');
+  if (req.selector !== undefined) return client.list('pods', { namespace: req.namespace, labelSelector: req.selector });
   return Promise.all(
     req.pods.map(async (arg) => {
       const name = arg.replace(/^pods?\//, '');
@@ -97,7 +93,14 @@ async function peerCertificates(client: KubeClient, pod: Pod, port: number, iden
 }
 
 /** `linkerd identity POD… | -l SELECTOR`: each pod's proxy certificate, fetched in order; the first failure stops. */
+/** Usage mistakes, found before the cluster is asked anything. */
+function checkOperands(req: PodIdentityRequest): void {
+  if (req.selector !== undefined && req.pods.length > 0) throw new UserError('give pod names or --selector, not both');
+  if (req.selector === undefined && req.pods.length === 0) throw new UserError('Provide the pod name argument or use the selector flag');
+}
+
 export async function podIdentities(req: PodIdentityRequest): Promise<PodCertificates[]> {
+  checkOperands(req);
   const client = await connectKube(req.selection);
   try {
     const pods = await podsOf(client, { ...req, namespace: req.namespace ?? client.namespace });

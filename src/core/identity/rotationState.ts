@@ -7,6 +7,7 @@ import { certificateReport, type CertificateReport } from './certificateReport.j
 import { readIdentityObjects, type IdentityObjects } from './identityObjects.js';
 import { issuerCertificatePem } from './inspect.js';
 import { podTrustReader, type PodTrust } from './podTrust.js';
+import { assessPeers, type PeerTrust, type TrustPeerSource } from './peers.js';
 import { ISSUER_SECRET, LINKERD_CONFIG, TRUST_BUNDLE_KEY, TRUST_ROOTS_CONFIGMAP } from '../mesh/names.js';
 
 /*
@@ -63,6 +64,25 @@ export interface RotationState {
   /** Commands to run next, in order. */
   next: string[];
   warnings: string[];
+  /** Clusters linked to this one (trust peers), judged against the newest anchor; absent when no source was asked. */
+  peers?: PeerTrust[];
+}
+
+/** How long each request to a peer cluster may take. */
+export const PEER_TIMEOUT_MS = 10_000;
+
+/** Every peer of every source, read through the local cluster. */
+export async function readPeers(
+  sources: readonly TrustPeerSource[],
+  selection: KubeSelection,
+  env?: NodeJS.ProcessEnv,
+): Promise<import('./peers.js').PeerFacts[]> {
+  return (await Promise.all(sources.map((s) => s.read(selection, { timeoutMs: PEER_TIMEOUT_MS, env })))).flat();
+}
+
+/** The anchors a peer must trust and chain to at this point of the rotation: the newest one. */
+export function requiredOfPeers(facts: Pick<RotationFacts, 'bundleSha' | 'newest'>): string[] {
+  return facts.newest === undefined ? [...facts.bundleSha] : [facts.newest];
 }
 
 /** The parsed facts the stage and the steps are computed from. */
@@ -262,10 +282,22 @@ export async function rotationState(facts: RotationFacts, namespace: string, now
   };
 }
 
-/** `linkerd identity rotate status`: read the cluster, compute the stage. */
-export async function readRotationState(selection: KubeSelection, namespace: string, now = new Date()): Promise<RotationState> {
+/**
+ * `linkerd identity rotate status`: read the cluster, compute the stage; with peer sources, also
+ * what every linked cluster trusts and presents.
+ */
+export async function readRotationState(
+  selection: KubeSelection,
+  namespace: string,
+  now = new Date(),
+  peerSources?: readonly TrustPeerSource[],
+): Promise<RotationState> {
   const objects = await readIdentityObjects(selection, namespace, { pods: true });
-  return rotationState(await rotationFacts(objects, namespace), namespace, now);
+  const facts = await rotationFacts(objects, namespace);
+  const state = await rotationState(facts, namespace, now);
+  if (peerSources === undefined) return state;
+  const peers = await assessPeers(await readPeers(peerSources, selection), { bundle: facts.bundle, required: requiredOfPeers(facts), now });
+  return { ...state, peers };
 }
 
 /** linkerd's issuanceLifetime (Go duration) in ms; 24h when unreadable. */

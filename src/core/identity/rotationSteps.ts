@@ -20,9 +20,11 @@ import {
   type x509,
 } from '../pki/index.js';
 import { parseBundle } from '../pki/parseBundle.js';
+import { formatRFC3339 } from '../pki/formatRFC3339.js';
 import type { Values } from '../values/index.js';
 import { readIdentityObjects } from './identityObjects.js';
-import { issuanceLifetimeMs, podsLacking, rotationFacts, type RotationFacts, type StaleWorkload } from './rotationState.js';
+import { issuanceLifetimeMs, podsLacking, readPeers, rotationFacts, type RotationFacts, type StaleWorkload } from './rotationState.js';
+import { assessPeers, peerName, type PeerTrust, type TrustPeerSource } from './peers.js';
 import { ISSUER_SECRET, LINKERD_CONFIG, TRUST_BUNDLE_KEY, TRUST_ROOTS_CONFIGMAP } from '../mesh/names.js';
 
 /*
@@ -44,6 +46,31 @@ interface StepInput {
   namespace: string;
   force: boolean;
   now?: Date;
+  /** Linked clusters (the families' trust peers) whose trust must move with ours. */
+  peers?: readonly TrustPeerSource[];
+}
+
+async function judgePeers(input: StepInput, facts: RotationFacts, required: readonly string[], now: Date): Promise<PeerTrust[]> {
+  if (!input.peers || input.peers.length === 0) return [];
+  return assessPeers(await readPeers(input.peers, input.selection), { bundle: facts.bundle, required, now });
+}
+
+/** Why each peer is not ready for the anchors `required` to be the only ones (empty: ready). */
+function peerBlockers(peers: readonly PeerTrust[], what: string): string[] {
+  return peers.flatMap((p) => {
+    if (p.status === 'unknown') return [`* ${peerName(p)}: cannot be read, so it may lack ${what}: ${p.error ?? ''}`];
+    const out: string[] = [];
+    if (p.controlPlaneTrustsRequired === false) out.push(`* ${peerName(p)}: it does not trust ${what} yet (run the same add-anchor step on it)`);
+    else if (p.trustsRequired === false) out.push(`* ${peerName(p)}: its gateway does not trust ${what} yet (restart the gateway)`);
+    if (p.gatewayOnOldChain) {
+      out.push(
+        p.gateway?.mayHoldPreviousIssuer
+          ? `* ${peerName(p)}: its gateway started before its current issuer and may still present an identity of the old chain (restart it)`
+          : `* ${peerName(p)}: its gateway still presents an identity chained to an anchor that would be removed (switch its issuer first)`,
+      );
+    }
+    return out;
+  });
 }
 
 /** At most this many pods are named in a refusal; the rest are counted. */
@@ -124,6 +151,21 @@ export async function addAnchor(input: StepInput & { trustAnchorFile: string }):
     'Next: apply this manifest, restart the control plane (kubectl -n ' + input.namespace + ' rollout restart deploy), then every meshed workload,',
     'and follow `linkerd identity rotate status` until it reports pods-restarted.',
   ];
+  const peers = await judgePeers(
+    input,
+    c.facts,
+    entries.map((e) => fingerprintSha256(e.certificate)),
+    c.now,
+  );
+  const behind = peers.filter((p) => p.status === 'unknown' || p.trustsRequired === false);
+  if (behind.length > 0) {
+    notes.push(
+      'Linked clusters need the same step (add-anchor with this file, applied to each, then restarts) before any issuer is switched:',
+      ...behind.map((p) => (p.status === 'unknown' ? `  ${peerName(p)}: cannot be read (${p.error ?? ''})` : `  ${peerName(p)}`)),
+    );
+  } else if (peers.length > 0) {
+    notes.push(`Linked clusters already trusting the new anchor: ${peers.map((p) => p.name).join(', ')}.`);
+  }
   return { objects: c.render(next), notes };
 }
 
@@ -201,6 +243,9 @@ export async function switchIssuer(input: IssuerStepInput): Promise<StepResult> 
       `${n} meshed pod(s) do not trust the anchor that signs the new issuer yet; restart them first (or use --force):\n${listPods(untrusting)}`,
     );
   }
+  // Linked clusters verify our proxies' new certificates with their own anchors: say which do not trust this one yet.
+  const peers = await judgePeers(input, c.facts, [issuer.sha], c.now);
+  const behind = peers.filter((p) => p.status === 'unknown' || p.trustsRequired === false);
   const next = structuredClone(c.values);
   next.identity.issuer.tls.crtPEM = issuer.leafPem;
   next.identity.issuer.tls.keyPEM = issuer.keyPem;
@@ -208,6 +253,12 @@ export async function switchIssuer(input: IssuerStepInput): Promise<StepResult> 
     'Next: apply this manifest; the identity controller reloads the issuer by itself.',
     'Then restart the control plane and the meshed workloads, so every proxy holds a certificate of the new issuer,',
     'and follow `linkerd identity rotate status` until it reports issuer-switched.',
+    ...(behind.length > 0
+      ? [
+          'Warning: these linked clusters do not trust the new issuer’s anchor yet; their gateways will refuse proxies restarted with it (run add-anchor there first):',
+          ...behind.map((p) => (p.status === 'unknown' ? `  ${peerName(p)}: cannot be read (${p.error ?? ''})` : `  ${peerName(p)}`)),
+        ]
+      : []),
   ];
   return { objects: c.render(next), notes };
 }
@@ -268,12 +319,19 @@ export async function removeAnchor(input: RemoveAnchorInput): Promise<StepResult
       [],
     );
     throw new UserError(
-      `${holdOld.length} meshed pod(s) started before the current issuer and may still hold a certificate of the old one until ${new Date(renewedBy).toISOString()}; restart them or wait (or use --force):\n${listPods(groups)}`,
+      `${holdOld.length} meshed pod(s) started before the current issuer and may still hold a certificate of the old one until ${formatRFC3339(new Date(renewedBy))}; restart them or wait (or use --force):\n${listPods(groups)}`,
+    );
+  }
+  const blockers = peerBlockers(await judgePeers(input, c.facts, keep, c.now), 'the anchors that would remain');
+  if (blockers.length > 0 && !input.force) {
+    throw new UserError(
+      `linked clusters still depend on the anchors that would be removed; finish the rotation there first (or use --force):\n${blockers.join('\n')}`,
     );
   }
   const next = structuredClone(c.values);
   next.identityTrustAnchorsPEM = certificatesToPem(c.facts.bundle.filter((_, i) => keep.includes(c.facts.bundleSha[i] ?? '')));
   const notes = [
+    ...(blockers.length > 0 ? ['Warning: --force: cross-cluster traffic with these linked clusters may fail once this is applied:', ...blockers] : []),
     `Trust bundle: removing ${removed.length} anchor(s), keeping ${keep.length}.`,
     `Next: apply this manifest, restart the control plane (kubectl -n ${input.namespace} rollout restart deploy) and the meshed workloads,`,
     'then `linkerd identity rotate status` reports steady once no pod carries the old bundle.',

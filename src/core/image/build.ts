@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { formatRFC3339 } from '../pki/formatRFC3339.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { hostArch, platformName, requireArch, type Arch } from './archs.js';
@@ -175,7 +176,7 @@ export async function buildImage(o: BuildOptions): Promise<BuildResult> {
     closures.set(arch.apk, resolveClosure(requests, available, arch.apk).packages);
   }
   const epoch = imageEpoch(o.sourceDateEpoch, [...closures.values()].flat());
-  const created = new Date(epoch * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const created = formatRFC3339(new Date(epoch * 1000));
 
   const work = await mkdtemp(join(dirname(out), `.${basename(out)}.build-`));
   // The SBOM's temporary file sits beside it, so its rename never crosses file systems (EXDEV).

@@ -1,5 +1,6 @@
 import { UserError } from '../errors.js';
 import type { PackageMeta } from './packageMeta.js';
+import { formatRFC3339 } from '../pki/formatRFC3339.js';
 
 /*
  * The image's timestamp must fit every place it is written: tar's 11-digit octal mtime field holds
@@ -9,7 +10,7 @@ import type { PackageMeta } from './packageMeta.js';
 export const MAX_EPOCH = 2 ** 31 - 1;
 
 function latest(): string {
-  return `${new Date(MAX_EPOCH * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z')} (${MAX_EPOCH})`;
+  return `${formatRFC3339(new Date(MAX_EPOCH * 1000))} (${MAX_EPOCH})`;
 }
 
 /** SOURCE_DATE_EPOCH when set, else the newest package's build time; either refused past MAX_EPOCH. */

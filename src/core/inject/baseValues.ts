@@ -44,14 +44,18 @@ export interface BaseValues {
   client?: KubeClient;
 }
 
+/** What inject's `--values` takes, said after a file that holds something else. */
+const INJECT_VALUES_ACCEPTS =
+  '--values takes one YAML document: a map of chart values, or the linkerd-config ConfigMap (kubectl get cm linkerd-config -n linkerd -o yaml)';
+
 const CHECK_HINT = "Validate the install with: 'linkerd check'";
 
 async function fromValuesFile(path: string, read: (p: string) => Promise<string> | string): Promise<Values> {
-  let tree = parseValuesYaml(await read(path), path);
+  let tree = parseValuesYaml(await read(path), path, INJECT_VALUES_ACCEPTS);
   // A linkerd-config ConfigMap works as well as its `values`.
   const data = tree.data;
   if (tree.kind === 'ConfigMap' && isMap(data) && typeof data.values === 'string') {
-    tree = parseValuesYaml(data.values, `${path}: data.values`);
+    tree = parseValuesYaml(data.values, `${path}: data.values`, INJECT_VALUES_ACCEPTS);
   }
   return parseClusterValues(tree, path).values;
 }

@@ -41,3 +41,6 @@ export function formatBytes(n: number): string {
 export function overLimitMessage(input: string, limit: InputLimit): string {
   return `${input}: larger than the ${formatBytes(limit.bytes)} limit for ${limit.what}`;
 }
+
+/** `linkerd profile --open-api` and `--proto` documents. */
+export const SPEC_FILE_LIMIT: InputLimit = { bytes: 16 * MiB, what: 'OpenAPI and protobuf files' };

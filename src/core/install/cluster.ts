@@ -1,4 +1,5 @@
 import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
+import type { CronJob } from 'kubernetes-types/batch/v1.js';
 import type { Pod, Secret } from 'kubernetes-types/core/v1.js';
 import { LINKERD_CRD_EXPECTATIONS } from '../../../templates/crds/index.js';
 import { UserError } from '../errors.js';
@@ -138,6 +139,11 @@ export class InstallCluster {
   /** Pods with a `linkerd.io/control-plane-ns` label, in every namespace. */
   meshedPods(): Promise<Pod[]> {
     return this.client.list('pods', { labelSelector: CONTROL_PLANE_NS_LABEL, limit: 500 });
+  }
+
+  /** CronJob `linkerd-heartbeat`, or undefined (heartbeat disabled, or not installed by the CLI). */
+  heartbeat(namespace: string): Promise<CronJob | undefined> {
+    return this.client.find('cronjobs', 'linkerd-heartbeat', namespace);
   }
 
   async gatewayApi(): Promise<GatewayApiState> {

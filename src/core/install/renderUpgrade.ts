@@ -125,8 +125,10 @@ async function upgradeControlPlane(req: UpgradeRequest, state: UpgradeSource): P
   // proxy-init must run as root on Docker nodes; values that already say so need no check.
   if (!values.proxyInit.runAsRoot) await state.assertNoDockerNodes();
 
-  // Like the real CLI, every upgrade generates new webhook serving certificates (no `installed`).
-  const objects = await renderControlPlaneFor({ values, namespace: req.namespace, now });
+  // Like the real CLI, every upgrade generates new webhook serving certificates; the heartbeat
+  // keeps its installed schedule (a new one each upgrade would be a diff in every GitOps render).
+  const heartbeat = await state.heartbeat(req.namespace);
+  const objects = await renderControlPlaneFor({ values, namespace: req.namespace, now, installed: { webhookSecrets: {}, heartbeat } });
   const rotation = flagSet(req.flags, 'identity-trust-anchors-file') ? ROTATION_WARNING : [];
   return { objects, notes: [...notes, ...rotation] };
 }

@@ -1,3 +1,4 @@
+import type { CronJob } from 'kubernetes-types/batch/v1.js';
 import type { Node, Pod, Secret } from 'kubernetes-types/core/v1.js';
 import { UserError } from '../errors.js';
 import { CONTROL_PLANE_NS_LABEL } from '../mesh/names.js';
@@ -10,6 +11,8 @@ import { DOCKER_NODES } from './cluster.js';
 import { OVERRIDES_SECRET } from '../mesh/loadStoredValues.js';
 import { redactedUrl } from '../net/redactedUrl.js';
 
+const HEARTBEAT = 'linkerd-heartbeat';
+
 /**
  * Where `upgrade` reads what is installed: the cluster (InstallCluster), or the output of an
  * earlier `linkerd install` given with `--from-manifests` (ManifestState), so an upgrade can be
@@ -21,6 +24,8 @@ export interface UpgradeSource {
   meshedPods(): Promise<Pod[]>;
   assertNoDockerNodes(): Promise<void>;
   assertEndpointSlices(): Promise<void>;
+  /** The installed `linkerd-heartbeat` CronJob, whose schedule an upgrade keeps. */
+  heartbeat(namespace: string): Promise<CronJob | undefined>;
 }
 
 interface ManifestObject {
@@ -93,6 +98,13 @@ export class ManifestState implements UpgradeSource {
       return typeof runtime === 'string' && runtime.startsWith('docker:');
     });
     return docker ? Promise.reject(UserError.verbatim(DOCKER_NODES)) : Promise.resolve();
+  }
+
+  heartbeat(namespace: string): Promise<CronJob | undefined> {
+    const found = this.objects.find(
+      (o) => o.kind === 'CronJob' && o.apiVersion === 'batch/v1' && o.metadata?.name === HEARTBEAT && (o.metadata.namespace ?? 'default') === namespace,
+    );
+    return Promise.resolve(found as CronJob | undefined);
   }
 
   /** An install manifest holds no EndpointSlices; offline, the cluster's API is not there to ask. */

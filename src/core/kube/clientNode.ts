@@ -1,6 +1,6 @@
 /*
  * @kubernetes/client-node is loaded only when a command needs it: importing it costs 0.6 s.
- * Inside the V8 start-up snapshot (src/cli/snapshot.ts) there is no dynamic `import()`, so the
+ * Inside a V8 start-up snapshot (src/cli/snapshot/) there is no dynamic `import()`, so the
  * snapshot's start swaps in a `require()`-based loader (Node ≥ 20.19 can require ES modules).
  */
 

@@ -1,12 +1,11 @@
-import net from 'node:net';
 import * as grpc from '@grpc/grpc-js';
 import type { KubeClient } from './kubeClient.js';
-import { portForward } from './portForward.js';
+import { listenForward } from './portForwardListener.js';
 
 /*
  * Plain-text gRPC to a pod's port, as the real CLI reaches the destination and policy controllers:
- * an ephemeral listener on 127.0.0.1 whose every connection is a new port-forward to the pod, and
- * a gRPC client dialled to that listener. Shared by every family that speaks gRPC to the cluster.
+ * a gRPC client dialled to an ephemeral forward listener on 127.0.0.1 (portForwardListener).
+ * Shared by every family that speaks gRPC to the cluster.
  */
 
 export interface ForwardedGrpc {
@@ -15,28 +14,8 @@ export interface ForwardedGrpc {
 }
 
 export async function grpcThroughPortForward(kube: KubeClient, namespace: string, pod: string, port: number): Promise<ForwardedGrpc> {
-  const sockets = new Set<net.Socket>();
-  const listener = net.createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    portForward(kube, namespace, pod, port).then(
-      (stream) => {
-        socket.pipe(stream).pipe(socket);
-        stream.on('error', () => socket.destroy());
-        socket.on('close', () => stream.destroy());
-      },
-      () => socket.destroy(),
-    );
-  });
-  await new Promise<void>((resolve, reject) => {
-    listener.once('error', reject);
-    listener.listen(0, '127.0.0.1', resolve);
-  });
-  const { port: local } = listener.address() as net.AddressInfo;
-  return grpcAt(`127.0.0.1:${local}`, () => {
-    for (const s of sockets) s.destroy();
-    listener.close();
-  });
+  const listener = await listenForward(kube, namespace, pod, port);
+  return grpcAt(`127.0.0.1:${listener.port}`, () => listener.close());
 }
 
 /** Plain-text gRPC to `host:port` (`--api-addr`). */

@@ -18,7 +18,7 @@ import {
   type ResourceRef,
   type ResourceType,
 } from './resources.js';
-import { DEFAULT_REQUEST_TIMEOUT_MS, KubeTransport } from './transport.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, KubeTransport, type StreamResponse } from './transport.js';
 
 /** Pages one LIST may take: at linkerd's 500 objects a page, more than the response budget holds. */
 export const MAX_LIST_PAGES = 1_000;
@@ -273,6 +273,26 @@ export class KubeClient {
               shortNames: r.shortNames ?? [],
             })),
     );
+  }
+
+  /**
+   * POST `body` to an API path whose answer is a stream (an aggregated API's watch, such as tap):
+   * the status and headers, and the body unread and paused (transport.ts `openStream`).
+   */
+  postStream(
+    path: string,
+    body: Uint8Array,
+    options: { contentType?: string; accept?: string; signal?: AbortSignal; headersTimeoutMs?: number | null } = {},
+  ): Promise<StreamResponse> {
+    return this.transport.openStream({
+      method: 'POST',
+      path,
+      body,
+      accept: options.accept,
+      headersTimeoutMs: options.headersTimeoutMs,
+      headers: options.contentType ? { 'Content-Type': options.contentType } : undefined,
+      signal: options.signal,
+    });
   }
 
   /** The URL, headers and agent of a WebSocket upgrade to an API path (see portForward.ts). */

@@ -49,7 +49,7 @@ const configError = (message: string, cause?: unknown) => new KubeError('config'
  * of the library: importing `@kubernetes/client-node` itself pulls in every generated API
  * model (~0.5 s), which only exotic auth and server dry-runs need.
  */
-type ConfigTypes = typeof import('@kubernetes/client-node/dist/config_types.js');
+export type ConfigTypes = typeof import('@kubernetes/client-node/dist/config_types.js');
 let configTypes: ConfigTypes | undefined;
 
 function absolute(dir: string, file: string | undefined): string | undefined {
@@ -96,19 +96,39 @@ function loadFile(types: ConfigTypes, file: string, budget: KubeconfigBudget = {
     throw configError(`error loading config file "${file}": ${firstLine(e)}`, e);
   }
   try {
-    const doc = (loadYaml(text) ?? {}) as Record<string, unknown>;
-    if (typeof doc !== 'object' || Array.isArray(doc)) throw new Error('not a kubeconfig mapping');
+    const config = parseKubeconfigDoc(types, text);
     const dir = path.dirname(file);
     // Relative certificate paths are relative to the kubeconfig file, as client-go resolves them.
     return {
-      clusters: types.newClusters(doc.clusters).map((c) => ({ ...c, caFile: absolute(dir, c.caFile) })),
-      users: types.newUsers(doc.users).map((u) => ({ ...u, certFile: absolute(dir, u.certFile), keyFile: absolute(dir, u.keyFile) })),
-      contexts: types.newContexts(doc.contexts),
-      currentContext: typeof doc['current-context'] === 'string' ? doc['current-context'] : '',
+      ...config,
+      clusters: config.clusters.map((c) => ({ ...c, caFile: absolute(dir, c.caFile) })),
+      users: config.users.map((u) => ({ ...u, certFile: absolute(dir, u.certFile), keyFile: absolute(dir, u.keyFile) })),
     };
   } catch (e) {
     throw configError(`error loading config file "${file}": ${firstLine(e)}`, e);
   }
+}
+
+/** A kubeconfig's text as client-node's entries (paths left as written). */
+export function parseKubeconfigDoc(types: ConfigTypes, text: string): KubeConfigData {
+  return kubeconfigEntries(types, loadYaml(text) ?? {});
+}
+
+/** A parsed kubeconfig document as client-node's entries. */
+export function kubeconfigEntries(types: ConfigTypes, parsed: unknown): KubeConfigData {
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not a kubeconfig mapping');
+  const doc = parsed as Record<string, unknown>;
+  return {
+    clusters: types.newClusters(doc.clusters),
+    users: types.newUsers(doc.users),
+    contexts: types.newContexts(doc.contexts),
+    currentContext: typeof doc['current-context'] === 'string' ? doc['current-context'] : '',
+  };
+}
+
+/** client-node's kubeconfig entry parsers, loaded once. */
+export async function kubeconfigTypes(): Promise<ConfigTypes> {
+  return (configTypes ??= await loadConfigTypes());
 }
 
 /**
@@ -189,6 +209,12 @@ export async function loadKubeConfig(sel: KubeSelection, env: NodeJS.ProcessEnv 
     else config = inCluster(env) ?? mergeFirstWins([]);
   }
 
+  return resolveContext(config, sel.context);
+}
+
+/** The kubeconfig narrowed to `context` (else its current one): cluster, user and namespace. */
+export function resolveContext(config: KubeConfigData, contextFlag: string | undefined): ResolvedKubeConfig {
+  const sel = { context: contextFlag };
   const empty = config.clusters.length === 0 && config.contexts.length === 0 && config.users.length === 0;
   if (sel.context && !empty) {
     if (!config.contexts.some((c) => c.name === sel.context)) throw configError(`context was not found for specified context: ${sel.context}`);

@@ -31,6 +31,31 @@ export interface TransportResponse {
   body: string;
 }
 
+/** A request whose answer is read as a stream (see `openStream`). */
+export interface StreamRequest {
+  method: HttpMethod;
+  path: string;
+  body?: Uint8Array;
+  headers?: Record<string, string>;
+  /** The Accept header (any type by default). */
+  accept?: string;
+  /** Aborting it tears the connection down, whether the answer has started or not. */
+  signal?: AbortSignal;
+  /**
+   * Deadline for the response headers; the transport's timeout by default. `null` waits as long
+   * as it takes (a tap whose server answers with its first event; the user ends it).
+   */
+  headersTimeoutMs?: number | null;
+}
+
+export interface StreamResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** Paused; the reader pulls, and destroys it when it is done. */
+  body: http.IncomingMessage;
+  url: string;
+}
+
 /**
  * The one place that speaks HTTP to the API server: TLS and credentials from the
  * kubeconfig (via client-node), impersonation, keep-alive, the per-request deadline,
@@ -180,6 +205,57 @@ export class KubeTransport {
         request.destroy(new Error('timeout'));
       }, this.timeoutMs);
       request.on('error', (err) => finish({ err }));
+      request.end(req.body);
+    });
+  }
+
+  /**
+   * Send a request whose answer is a stream (a watch, tap): the deadline covers the connection and
+   * the response headers only; the body is handed over unread, paused, for the caller to pull at
+   * its own pace (backpressure) and to destroy when done. Network failures and the deadline throw.
+   */
+  async openStream(req: StreamRequest): Promise<StreamResponse> {
+    const url = this.urlOf(req.path);
+    const auth = await this.auth();
+    const headers: Headers = { Accept: req.accept ?? '*/*', 'User-Agent': 'linkerd-ts', ...auth.headers, ...req.headers };
+    if (req.body !== undefined) {
+      headers['Content-Type'] ??= 'application/octet-stream';
+      headers['Content-Length'] = String(req.body.byteLength);
+    }
+    this.requestCount++;
+    const lib = this.server.protocol === 'https:' ? https : http;
+    const started = performance.now();
+    return new Promise<StreamResponse>((resolve, reject) => {
+      let settled = false;
+      const request = lib.request(url, { method: req.method, agent: this.agents.for(auth.tls).agent, headers }, (res) => {
+        settled = true;
+        clearTimeout(timer);
+        res.pause();
+        recordRequest({ method: req.method, url, status: res.statusCode ?? 0, durationMs: Math.round(performance.now() - started) });
+        if (res.statusCode === 401) auth.rejected();
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res, url });
+      });
+      const fail = (err: unknown, timedOut?: 'headers') => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        const failure = networkError(err, req.method, url, timedOut, this.proxy);
+        recordRequest({ method: req.method, url, error: failure.message.replace(/^\w+ "[^"]*": /, ''), durationMs: Math.round(performance.now() - started) });
+        reject(failure);
+      };
+      const wait = req.headersTimeoutMs === undefined ? this.timeoutMs : req.headersTimeoutMs;
+      const timer =
+        wait === null
+          ? undefined
+          : setTimeout(() => {
+              fail(new Error('timeout'), 'headers');
+              request.destroy();
+            }, wait);
+      request.on('error', (err) => fail(err));
+      if (req.signal) {
+        if (req.signal.aborted) request.destroy(new Error('canceled'));
+        else req.signal.addEventListener('abort', () => request.destroy(new Error('canceled')), { once: true });
+      }
       request.end(req.body);
     });
   }

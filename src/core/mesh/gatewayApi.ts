@@ -1,6 +1,7 @@
 import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
 import { UserError } from '../errors.js';
 import { CREATED_BY_ANNOTATION } from './names.js';
+import { GATEWAY_API_BUNDLE_VERSION } from '../../../templates/crds/gateway-api-crd.js';
 
 /*
  * Gateway API CRDs, decided as linkerd's renderCRDs and healthcheck.CheckGatewayAPICRDs do. They are a prerequisite of the control plane; Linkerd can
@@ -10,7 +11,12 @@ import { CREATED_BY_ANNOTATION } from './names.js';
 /** Who provides the Gateway API route CRDs in the cluster. */
 export type GatewayApiState = 'linkerd' | 'external' | 'absent';
 
-export const GATEWAY_API_INSTALL_URL = 'https://github.com/kubernetes-sigs/gateway-api/releases/download/v1.5.1/standard-install.yaml';
+/**
+ * Where to get the Gateway API CRDs when Linkerd does not install them: the release of the bundle
+ * `installGatewayAPI=true` renders, so both ways give the same CRDs. (The real CLI's hint names
+ * v1.5.1 while its chart renders v1.1.1; one version here.)
+ */
+export const GATEWAY_API_INSTALL_URL = `https://github.com/kubernetes-sigs/gateway-api/releases/download/${GATEWAY_API_BUNDLE_VERSION}/standard-install.yaml`;
 
 /** The two CRDs the detection looks at. */
 export const DETECTED_GATEWAY_CRDS = ['httproutes.gateway.networking.k8s.io', 'grpcroutes.gateway.networking.k8s.io'];

@@ -57,6 +57,18 @@ export const TRUST_BUNDLE_KEY = 'ca-bundle.crt';
 /** The Secret holding the identity issuer's certificate and key. */
 export const ISSUER_SECRET = 'linkerd-identity-issuer';
 
+/* ── The CNI plugin (linkerd install-cni, check's linkerd-cni-plugin category) ── */
+
+/**
+ * The CNI plugin's name: its namespace (where `install-cni` renders, the default of
+ * `--cni-namespace`), its ServiceAccount, ClusterRole, ClusterRoleBinding and DaemonSet, and the
+ * plugin's name and type in the node's CNI configuration.
+ */
+export const CNI_NAME = 'linkerd-cni';
+
+/** The CNI plugin's ConfigMap (the network config and the host directories). */
+export const CNI_CONFIG_MAP = 'linkerd-cni-config';
+
 /* ── Containers and ports of a meshed pod ───────────────────────────────── */
 
 export const PROXY_CONTAINER_NAME = 'linkerd-proxy';

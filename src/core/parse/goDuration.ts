@@ -122,12 +122,32 @@ export function parseGoDuration(s: string): bigint {
   return d.value;
 }
 
-/** A duration flag that must be positive, in milliseconds: pflag's words when it does not parse. */
+/** The units of a certificate-validity flag: days, and Go's (which invalidArgument lists for the others). */
+const VALIDITY_UNITS = 'd (24h), h, m, s, ms, us (or µs), ns';
+
+/** Go's reason for a validity that does not parse, with the units that exist when the unit was the problem. */
+function validityReason(reason: string): string {
+  return /^time: (unknown|missing) unit/.test(reason) ? `${reason} (units: ${VALIDITY_UNITS})` : reason;
+}
+
+/**
+ * A certificate validity (`--validity`, `--cert-min-validity`, install's `--identity-*-validity`),
+ * in milliseconds (negative if Go's part is): a Go duration that may start with whole days (`30d`, `1d12h`, `8760h`). Every
+ * validity flag reads through here, so they all take the same units; other duration flags are
+ * the real CLI's and take Go's units only.
+ */
+export function validityMs(flag: string, value: string): number {
+  const [, days, rest = ''] = /^(\d+)d(.*)$/.exec(value) ?? [];
+  const d = goDuration(days === undefined ? value : rest === '' ? '0' : rest);
+  if (!d.ok) throw invalidArgument(value, flag, validityReason(d.reason));
+  return Number(days ?? 0) * 86_400_000 + Number(d.value / 1_000_000n);
+}
+
+/** A certificate validity that must be positive (see validityMs). */
 export function positiveDurationMs(flag: string, value: string): number {
-  const d = goDuration(value);
-  if (!d.ok) throw invalidArgument(value, flag, d.reason);
-  if (d.value <= 0n) throw new UserError(`--${flag} must be a positive duration (got ${value})`);
-  return Number(d.value / 1_000_000n);
+  const ms = validityMs(flag, value);
+  if (ms <= 0) throw new UserError(`--${flag} must be a positive duration (got ${value})`);
+  return ms;
 }
 
 /** Go's fmtFrac: the fraction of v/10^prec without trailing zeros (and no '.' when it is zero). */

@@ -19,7 +19,14 @@ export function pflagName(flag: FlagName | string): string {
   return f.short ? `-${f.short}, --${f.name}` : `--${f.name}`;
 }
 
-/** The one error for a flag value that does not parse or is out of range. */
+/** The units time.ParseDuration knows (a duration flag's unknown unit lists them). */
+const GO_UNITS = 'ns, us (or µs), ms, s, m, h';
+
+/**
+ * The one error for a flag value that does not parse or is out of range. A duration with a unit
+ * Go lacks (`10d`) also says which units exist, unless the caller listed them already.
+ */
 export function invalidArgument(value: string, flag: FlagName | string, reason: string): UserError {
-  return new UserError(`invalid argument ${strconvQuote(value)} for "${pflagName(flag)}" flag: ${reason}`);
+  const said = /^time: (unknown|missing) unit/.test(reason) && !reason.includes('(units: ') ? `${reason} (units: ${GO_UNITS})` : reason;
+  return new UserError(`invalid argument ${strconvQuote(value)} for "${pflagName(flag)}" flag: ${said}`);
 }

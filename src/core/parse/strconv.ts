@@ -58,3 +58,22 @@ export function goBool(s: string): Parsed<boolean> {
   const b = BOOL_WORDS.get(s);
   return b === undefined ? refused(`strconv.ParseBool: parsing ${strconvQuote(s)}: invalid syntax`) : parsed(b);
 }
+
+/**
+ * fmt's `%.<digits>f`: like toFixed, except that an exact tie rounds to the even digit, as Go's
+ * strconv does (`%.0f` of 0.5 is `0`, of 95.5 is `96`; `%.2f` of 0.125 is `0.12`). NaN and the
+ * infinities print as Go prints them.
+ */
+export function goFixed(x: number, digits: number): string {
+  if (Number.isNaN(x)) return 'NaN';
+  if (!Number.isFinite(x)) return x > 0 ? '+Inf' : '-Inf';
+  const rounded = x.toFixed(digits);
+  // A double's decimal expansion is finite: a tie shows as a 5 followed only by zeros.
+  const exact = Math.abs(x).toFixed(Math.min(100, digits + 60));
+  const rest = exact.slice(exact.length - (Math.min(100, digits + 60) - digits));
+  if (!/^50*$/.test(rest)) return rounded;
+  const truncated = exact.slice(0, exact.length - rest.length).replace(/\.$/, '');
+  const lastDigit = Number(truncated.replace('.', '').slice(-1));
+  if (lastDigit % 2 === 1) return rounded;
+  return `${x < 0 ? '-' : ''}${truncated}`;
+}

@@ -21,6 +21,22 @@ export interface IssuerOptions {
    * key types are accepted so tests can build the issuers linkerd must refuse.
    */
   keys?: KeyPair;
+  /**
+   * The anchor's own key pair, when the caller has just made the anchor with it (install's
+   * generated PKI): the anchor is then used as made, not parsed back from its PEM and checked
+   * against its key (about a sixth of an `install --ignore-cluster`).
+   */
+  anchorKeys?: KeyPair;
+}
+
+/** The anchor's first certificate and its key, parsed, the key checked to be the certificate's. */
+async function checkedAnchor(anchor: Credentials): Promise<{ anchorCert: x509.X509Certificate; signer: KeyPair }> {
+  const [anchorCert] = parseCertificates(anchor.certPem, 'trust anchor certificate');
+  const anchorKey = parsePrivateKey(anchor.keyPem, 'trust anchor key');
+  if (!keyMatchesCertificate(anchorKey.keyObject, anchorCert)) {
+    throw new UserError('trust anchor key does not match the trust anchor certificate');
+  }
+  return { anchorCert, signer: await keyPairFromKeyObject(anchorKey.keyObject) };
 }
 
 /**
@@ -31,12 +47,9 @@ export interface IssuerOptions {
  */
 export async function createIssuer(opts: IssuerOptions): Promise<Credentials> {
   assertValidityWindow(opts.notBefore, opts.notAfter, 'issuer certificate');
-  const [anchorCert] = parseCertificates(opts.anchor.certPem, 'trust anchor certificate');
-  const anchorKey = parsePrivateKey(opts.anchor.keyPem, 'trust anchor key');
-  if (!keyMatchesCertificate(anchorKey.keyObject, anchorCert)) {
-    throw new UserError('trust anchor key does not match the trust anchor certificate');
-  }
-  const signer = await keyPairFromKeyObject(anchorKey.keyObject);
+  const { anchorCert, signer } = opts.anchorKeys
+    ? { anchorCert: new x509.X509Certificate(opts.anchor.certPem), signer: opts.anchorKeys }
+    : await checkedAnchor(opts.anchor);
   const keys = opts.keys ?? (await generateEcdsaP256Key());
 
   // Go sets the authority key id from the parent's subject key id, and omits it when the parent has none.

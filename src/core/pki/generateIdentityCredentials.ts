@@ -1,7 +1,7 @@
 import { createIssuer } from './createIssuer.js';
 import { createTrustAnchor } from './createTrustAnchor.js';
 import type { Credentials } from './credentials.js';
-import type { KeyPair } from './keys.js';
+import { generateKeyPair, type KeyPair } from './keys.js';
 
 /** linkerd's DefaultLifetime (8760h). */
 export const DEFAULT_CERT_LIFETIME_MS = 365 * 24 * 60 * 60 * 1000;
@@ -35,13 +35,14 @@ export interface IdentityCredentialsOptions {
 export async function generateIdentityCredentials(opts: IdentityCredentialsOptions): Promise<{ anchor: Credentials; issuer: Credentials }> {
   const now = opts.now.getTime();
   const notBefore = new Date(now - CLOCK_SKEW_ALLOWANCE_MS);
+  // Kept, so the issuer is signed with them rather than with the anchor's key parsed back from PEM.
+  const anchorKeys = opts.anchorKeys ?? (await generateKeyPair('ecdsa-p256'));
   const anchor = await createTrustAnchor({
     commonName: `root.linkerd.${opts.trustDomain}`,
     notBefore,
     notAfter: new Date(now + (opts.anchorValidity ?? DEFAULT_CERT_LIFETIME_MS) + CLOCK_SKEW_ALLOWANCE_MS),
     serial: opts.anchorSerial,
-    keys: opts.anchorKeys,
-    algorithm: 'ecdsa-p256',
+    keys: anchorKeys,
   });
   const issuer = await createIssuer({
     anchor,
@@ -50,6 +51,7 @@ export async function generateIdentityCredentials(opts: IdentityCredentialsOptio
     notAfter: new Date(now + (opts.issuerValidity ?? DEFAULT_CERT_LIFETIME_MS) + CLOCK_SKEW_ALLOWANCE_MS),
     serial: opts.issuerSerial,
     keys: opts.issuerKeys,
+    anchorKeys,
   });
   return { anchor, issuer };
 }

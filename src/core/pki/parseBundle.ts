@@ -12,6 +12,20 @@ export interface BundleEntry {
   line: number;
 }
 
+/** Letters whose names start with a vowel sound (an EC…, an RSA…, an X509…). */
+const VOWEL_SOUND_LETTERS = 'AEFHILMNORSX';
+
+/**
+ * `a` or `an` before a PEM block type, as it is read aloud: initials (`EC`, `RSA`, `X509`) by
+ * their first letter's name, words (`PRIVATE`, `ENCRYPTED`) by their first sound.
+ */
+export function articleFor(blockType: string): 'a' | 'an' {
+  const first = blockType.split(' ')[0] ?? '';
+  const initials = (first.length <= 3 && first !== 'NEW') || /\d/.test(first);
+  if (initials) return VOWEL_SOUND_LETTERS.includes(first[0] ?? '') ? 'an' : 'a';
+  return /^[AEIOU]/i.test(first) ? 'an' : 'a';
+}
+
 /**
  * A strict reading of a PEM certificate bundle, for files the user hands over: only
  * `CERTIFICATE` blocks, separated by nothing but blank space. Go's PEM decoder (and linkerd)
@@ -40,7 +54,8 @@ export function parseBundle(text: string, source: string): BundleEntry[] {
     }
     checkGap(from, found.beginLine, false);
     const line = found.beginLine + 1;
-    if (found.block.type !== 'CERTIFICATE') throw new UserError(`${source}:${line}: a ${found.block.type} block where a CERTIFICATE was expected`);
+    if (found.block.type !== 'CERTIFICATE')
+      throw new UserError(`${source}:${line}: ${articleFor(found.block.type)} ${found.block.type} block where a CERTIFICATE was expected`);
     const parsed = parseCertificateDer(found.block.bytes);
     if (!parsed.ok) throw new UserError(`${source}:${line}: ${parsed.reason}`);
     entries.push({ certificate: parsed.certificate, line });

@@ -51,25 +51,48 @@ export function valuesReader(opts: ValuesReaderOptions = {}): ValuesReader {
 /** Reads a `-f` argument (a path, a URL or `-`), with the default deadline. */
 export const readValuesFile: ValuesReader = valuesReader();
 
-/** Parses the text of one values file; `source` names it in errors. An empty file is `{}`. */
-export function parseValuesYaml(text: string, source: string): Tree {
+/** What a values file holds, said after a file that holds something else. */
+export const VALUES_FILE_ACCEPTS = 'a values file is one YAML document: a map of chart values (as `helm show values` prints them)';
+
+/**
+ * Where the second document of `text` starts (its `---` line), for js-yaml's "expected a single
+ * document" error, which carries no position: a `---` at the start of a line once content was seen.
+ */
+function secondDocumentLine(text: string): number | undefined {
+  let content = false;
+  const lines = text.split('\n');
+  for (const [i, line] of lines.entries()) {
+    if (/^(---|\.\.\.)(\s|$)/.test(line)) {
+      if (content) return i + 1;
+      content = line.startsWith('---') && line.slice(3).trim() !== '' && !line.slice(3).trim().startsWith('#');
+      continue;
+    }
+    if (line.trim() !== '' && !line.trimStart().startsWith('#') && !line.startsWith('%')) content = true;
+  }
+  return undefined;
+}
+
+/**
+ * Parses the text of one values file; `source` names it in errors (with the line and column of a
+ * YAML mistake), and `accepts` says what the flag takes. An empty file is `{}`.
+ */
+export function parseValuesYaml(text: string, source: string, accepts: string = VALUES_FILE_ACCEPTS): Tree {
   let doc: unknown;
   try {
     doc = loadYaml(text, source);
   } catch (e) {
     if (e instanceof yaml.YAMLException) {
       // @types/js-yaml declares `mark` always present; js-yaml leaves it out for errors without a position.
-      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
-      const line = e.mark ? e.mark.line + 1 : 0;
-      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
-      const col = e.mark ? e.mark.column + 1 : 0;
-      throw new UserError(`${source}:${line}:${col}: ${e.reason}`);
+      const mark = e.mark as yaml.YAMLException['mark'] | undefined;
+      const line = mark ? mark.line + 1 : /single document/.test(e.reason) ? secondDocumentLine(text) : undefined;
+      const where = line === undefined ? source : `${source}:${line}:${mark ? mark.column + 1 : 1}`;
+      throw new UserError(`${where}: ${e.reason}`, /single document/.test(e.reason) ? { hint: accepts } : {});
     }
     throw e;
   }
   if (doc === undefined || doc === null) return {};
   if (!isMap(doc)) {
-    throw new UserError(`${source}: a values file must contain a map of values, not ${Array.isArray(doc) ? 'a list' : 'a scalar'}`);
+    throw new UserError(`${source}: a values file must contain a map of values, not ${Array.isArray(doc) ? 'a list' : 'a scalar'}`, { hint: accepts });
   }
   return doc;
 }

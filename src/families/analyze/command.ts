@@ -37,7 +37,7 @@ export const command: CommandBody = {
     { name: 'namespace', short: 'n', type: 'string', help: 'Namespace of objects without one, and the scope of --use-cluster', completion: 'namespaces' },
     { name: 'output', short: 'o', type: 'string', default: 'table', help: `Output format, one of: ${OUTPUTS.join('|')}` },
     { name: 'fail-on', type: 'string', default: 'error', help: `Exit non-zero when a finding is at or above this severity: ${SEVERITIES.join('|')}` },
-    { name: 'suppress', type: 'strings', default: [], help: 'Leave out findings of a code, or of a code on one resource (repeatable)' },
+    { name: 'suppress', type: 'stringArray', default: [], help: 'Leave out findings of a code, or of a code on one resource (repeatable)' },
   ],
   run: async ({ args, flags, globals, io }) => {
     const inputs = (args[0] as string[] | undefined) ?? [];

@@ -18,6 +18,12 @@ export const core: FamilyDeclaration = {
       load: () => import('../../cli/commands/completion.js'),
     },
     {
+      name: 'doc',
+      summary: 'Generate YAML documentation for the Linkerd CLI & Proxy annotations',
+      hidden: true,
+      load: () => import('../../cli/commands/doc.js'),
+    },
+    {
       name: 'image',
       summary: 'Build the proxy runtime image: packages, local files and file capabilities, without Docker or root',
       load: () => import('../../cli/commands/image.js'),
@@ -33,6 +39,7 @@ export const core: FamilyDeclaration = {
       load: () => import('../../cli/commands/identity.js'),
     },
     { name: 'install', summary: 'Output Kubernetes configs to install Linkerd', load: () => import('../../cli/commands/install.js') },
+    { name: 'profile', summary: 'Output service profile config for Kubernetes', load: () => import('../../cli/commands/profile.js') },
     { name: 'prune', summary: 'Output extraneous Kubernetes resources in the linkerd control plane', load: () => import('../../cli/commands/prune.js') },
     {
       name: 'uninject',

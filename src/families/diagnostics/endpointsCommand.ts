@@ -10,6 +10,7 @@ const WAIT_MS = 5_000;
 const Options = z.object({ output: z.string().default('table'), destinationPod: z.string().default(''), token: z.string().default('') });
 
 export const endpoints: CommandSpec = {
+  apiAddr: true,
   name: 'endpoints',
   aliases: ['ep'],
   summary: "Introspect Linkerd's service discovery state",

@@ -23,6 +23,7 @@ const Options = z.object({
 });
 
 export const policy: CommandSpec = {
+  apiAddr: true,
   name: 'policy',
   summary: "Introspect Linkerd's policy state",
   long: "Introspect Linkerd's policy state.\n\nThis command provides debug information about the internal state of the\ncontrol-plane's policy controller. It queries the same control-plane\nendpoint as the linkerd-proxy's, and returns the policies associated with the\ngiven resource. If the resource is a Pod, inbound policy for that Pod is\ndisplayed. If the resource is a Service, outbound policy for that Service is\ndisplayed.",

@@ -14,6 +14,7 @@ const DEADLINE_MS = 30_000;
 const Options = z.object({ destinationPod: z.string().default(''), token: z.string().default('') });
 
 export const profile: CommandSpec = {
+  apiAddr: true,
   name: 'profile',
   // The real command also declares alias `ep`, which cobra always resolves to `endpoints`
   // (registered first); commander refuses the clash, so the dead alias is left out.

@@ -16,5 +16,6 @@ export const multicluster: FamilyDeclaration = {
     },
   ],
   checks: { extension: 'multicluster', load: async () => (await import('./check/family.js')).multiclusterCheckFamily },
+  trustPeers: { load: async () => (await import('./peers.js')).linkPeers },
   charts: [{ name: 'linkerd-multicluster', load: async () => (await import('./chart/chart.js')).multiclusterChart }],
 };

@@ -12,6 +12,7 @@ export interface StoredLink {
   clusterCredentialsSecret: string;
   targetClusterLinkerdNamespace: string;
   gatewayAddress: string;
+  gatewayIdentity: string;
   probePath: string;
   createdBy: string | undefined;
 }
@@ -28,6 +29,7 @@ export function storedLink(o: KubeObject): StoredLink {
     clusterCredentialsSecret: str(spec.clusterCredentialsSecret),
     targetClusterLinkerdNamespace: str(spec.targetClusterLinkerdNamespace),
     gatewayAddress: str(spec.gatewayAddress),
+    gatewayIdentity: str(spec.gatewayIdentity),
     probePath: str(probe.path),
     createdBy: o.metadata?.annotations?.[CREATED_BY_ANNOTATION],
   };

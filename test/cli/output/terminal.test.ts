@@ -21,8 +21,16 @@ describe('terminal colour rules', () => {
     expect((await painterFor(tty, env)).green('ok')).toBe('ok');
   });
 
-  it('never colours a pipe, whatever FORCE_COLOR says', () => {
-    expect(colorEnabled(pipe, { FORCE_COLOR: '1' })).toBe(false);
+  it("FORCE_COLOR forces colour in a pipe and on a dumb terminal (chalk's rule); NO_COLOR and CI still win", async () => {
+    for (const v of ['1', '2', '3', 'true', '']) expect(colorEnabled(pipe, { FORCE_COLOR: v }), v).toBe(true);
+    expect((await painterFor(pipe, { FORCE_COLOR: '1' })).green('ok')).toBe('\u001b[32mok\u001b[39m');
+    expect(colorEnabled(tty, { FORCE_COLOR: '1', TERM: 'dumb' })).toBe(true);
+    expect(colorEnabled(pipe, { FORCE_COLOR: '1', NO_COLOR: '1' })).toBe(false);
+    expect(colorEnabled(pipe, { FORCE_COLOR: '1', CI: 'true' })).toBe(false);
+    expect(colorEnabled(pipe, {})).toBe(false);
+    expect(colorEnabled(pipe, { FORCE_COLOR: 'sometimes' })).toBe(false);
+    // Spinners stay a terminal's only.
+    expect(isInteractive(pipe, { FORCE_COLOR: '1' })).toBe(false);
   });
 
   it('no spinner on a dumb terminal', () => {

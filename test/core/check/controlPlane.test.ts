@@ -179,7 +179,7 @@ describe('Gateway API CRDs', () => {
       const last = report.results[report.results.length - 1];
       expect(last).toMatchObject({ id: 'L5D1201', status: 'error', stoppedRun: true, hint: `${HINTS}gateway-api-crd` });
       expect(last.error).toContain(
-        'The Gateway API CRDs must be installed prior to installing Linkerd. Run:\n    kubectl apply --server-side -f https://github.com/kubernetes-sigs/gateway-api/releases/download/v1.5.1/standard-install.yaml',
+        'The Gateway API CRDs must be installed prior to installing Linkerd. Run:\n    kubectl apply --server-side -f https://github.com/kubernetes-sigs/gateway-api/releases/download/v1.1.1/standard-install.yaml',
       );
     }
   });

@@ -4,6 +4,8 @@ import { createIssuerFiles, createTrustAnchorFiles } from '../../../src/core/ide
 import { inspectPem } from '../../../src/core/identity/inspect.js';
 import { createTrustAnchor, createWebhookCert, generateEcdsaKey, generateEcdsaP256Key, parseCertificates } from '../../../src/core/pki/index.js';
 import { tempDir } from './support.js';
+import { writeTestFile } from '../../support/testFiles.js';
+import { articleFor } from '../../../src/core/pki/parseBundle.js';
 
 const DAY = 86_400_000;
 const at = (days: number) => new Date(Date.now() + days * DAY);
@@ -83,7 +85,7 @@ describe('linkerd identity create-trust-anchor / create-issuer', () => {
       t = tempDir();
       const c = await make();
       fs.writeFileSync(t.file('ca.crt'), c.certPem);
-      fs.writeFileSync(t.file('ca.key'), c.keyPem);
+      writeTestFile(t.file('ca.key'), c.keyPem);
       return c;
     };
     const cases: Array<[string, () => Promise<{ certPem: string; keyPem: string }>, RegExp]> = [
@@ -137,7 +139,7 @@ describe('linkerd identity create-trust-anchor / create-issuer', () => {
     it('a private key where a certificate belongs', async () => {
       const a = await write(() => createTrustAnchor({ commonName: 'a', notBefore: at(-1), notAfter: at(30) }));
       await expect(inspectPem({ text: `${a.certPem}${a.keyPem}`, source: 'mixed.pem' })).rejects.toThrow(
-        `mixed.pem:${a.certPem.split('\n').length}: a EC PRIVATE KEY block where a CERTIFICATE was expected`,
+        `mixed.pem:${a.certPem.split('\n').length}: an EC PRIVATE KEY block where a CERTIFICATE was expected`,
       );
     });
   });
@@ -165,5 +167,34 @@ describe('linkerd identity inspect', () => {
     });
     expect(c?.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(c?.timeLeftMs).toBeGreaterThan(29 * DAY);
+  });
+});
+
+describe('PEM block types in messages', () => {
+  it('take the article they are read with', () => {
+    const cases = [
+      'EC PRIVATE KEY',
+      'RSA PRIVATE KEY',
+      'X509 CRL',
+      'ENCRYPTED PRIVATE KEY',
+      'OPENSSH PRIVATE KEY',
+      'PRIVATE KEY',
+      'DSA PRIVATE KEY',
+      'CERTIFICATE',
+      'NEW CERTIFICATE REQUEST',
+      'PKCS7',
+    ];
+    expect(cases.map((t) => `${articleFor(t)} ${t}`)).toEqual([
+      'an EC PRIVATE KEY',
+      'an RSA PRIVATE KEY',
+      'an X509 CRL',
+      'an ENCRYPTED PRIVATE KEY',
+      'an OPENSSH PRIVATE KEY',
+      'a PRIVATE KEY',
+      'a DSA PRIVATE KEY',
+      'a CERTIFICATE',
+      'a NEW CERTIFICATE REQUEST',
+      'a PKCS7',
+    ]);
   });
 });

@@ -39,6 +39,7 @@ function opensslCertificate(name: string, ...addext: string[]): string {
 
 beforeAll(() => {
   execFileSync('openssl', ['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', t.file('ca.key')], { stdio: 'pipe' });
+  fs.chmodSync(t.file('ca.key'), 0o600);
   certs.set('good', opensslCertificate('good', 'basicConstraints=critical,CA:TRUE', 'keyUsage=critical,keyCertSign,cRLSign'));
   MALFORMED.forEach(([, addext], i) => certs.set(`bad${i}`, opensslCertificate(`bad${i}`, addext)));
 });

@@ -11,6 +11,7 @@ import type { RenderedObject } from '../../../templates/control-plane/index.js';
 import { startApiServer, kubeGlobals, type ApiServer, type StoredObject } from '../../support/apiserver.js';
 import { healthyCluster, makePki, type PkiOptions } from '../check/support/clusters.js';
 import { request } from '../check/support/run.js';
+import { writeTestFile } from '../../support/testFiles.js';
 
 export const NS = 'linkerd';
 const DAY = 86_400_000;
@@ -32,7 +33,7 @@ export function tempDir(): { dir: string; file: (name: string, content?: string)
     dir,
     file: (name, content) => {
       const p = path.join(dir, name);
-      if (content !== undefined) fs.writeFileSync(p, content);
+      if (content !== undefined) writeTestFile(p, content);
       return p;
     },
     cleanup: () => fs.rmSync(dir, { recursive: true, force: true }),

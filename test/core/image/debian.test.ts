@@ -1,17 +1,18 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildImage } from '../../../src/core/image/build.js';
 import { REPO_ROOT } from '../../support/cli.js';
+import { machineTmpdir } from '../../support/testFiles.js';
 import { capabilityHex, run, scratch, skopeoInspect } from './helpers.js';
 
 /*
  * Real Debian packages (fetched by .ci/debian-packages with apt-get download, cached per machine):
  * the closure resolves with Debian's real relations, and the unpacked image runs iptables.
  */
-const CACHE = join(tmpdir(), 'linkerd-image-debian-packages');
+// A cache kept on purpose between runs, so it lives outside the test's own TMPDIR.
+const CACHE = join(machineTmpdir(), 'linkerd-image-debian-packages');
 const PACKAGES = ['iptables', 'libcap2-bin', 'ca-certificates'];
 
 describe('image build from real Debian packages', () => {

@@ -14,6 +14,7 @@ describe('image build --push (OCI distribution API against docker-registry on lo
   let config: string;
   let open: Registry;
   let basic: Registry;
+  const started: Registry[] = [];
   beforeAll(async () => {
     await debRepository(repo);
     // 12 MB that gzip cannot shrink: the layer goes up in chunks
@@ -22,12 +23,17 @@ describe('image build --push (OCI distribution API against docker-registry on lo
     mkdirSync(join(s.dir, 'open'));
     mkdirSync(join(s.dir, 'basic'));
     open = await startRegistry(join(s.dir, 'open'));
+    started.push(open);
     basic = await startRegistry(join(s.dir, 'basic'), { user: 'ci', password: 's3cret' });
+    started.push(basic);
   });
+  // Runs even when beforeAll failed half-way: the scratch directory goes whatever started.
   afterAll(async () => {
-    await open.stop();
-    await basic.stop();
-    s.remove();
+    try {
+      for (const r of started) await r.stop();
+    } finally {
+      s.remove();
+    }
   });
 
   it('pushes a two-arch index; skopeo inspect docker:// reads it back; a second build pushes the same digest', async () => {

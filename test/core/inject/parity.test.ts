@@ -64,7 +64,7 @@ describe('inject parity with linkerd', () => {
     const r = await inject([P('control-plane-host-network.yaml')]);
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe('Error transforming resources:\n--manual must be set when injecting control plane components');
+    expect(r.stderr).toBe('Error transforming resources:\n--manual must be set when injecting control plane components\n');
   });
 
   it('keeps the empty items of a List and reports each as missing its kind', async () => {

@@ -10,7 +10,8 @@ import { type ApiServer, kubeGlobals, startApiServer } from '../../support/apise
 import { kubernetesModelFailures } from '../../support/kubernetes-models.js';
 import { identityChain, keyOf, linkerdCrds, meshedPod, namespaceObject, renderDiff } from './upgrade-support.js';
 import { fixtureText } from './support.js';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeTestFile } from '../../support/testFiles.js';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -41,11 +42,8 @@ const REGENERATED: Record<string, string[]> = {
 };
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'linkerd-upgrade-'));
-function file(name: string, text: string): string {
-  const p = path.join(tmp, name);
-  writeFileSync(p, text);
-  return p;
-}
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const file = (name: string, text: string): string => writeTestFile(path.join(tmp, name), text);
 
 const overridesOf = (objects: readonly RenderedObject[]) => {
   const secret = objects.find((o) => o.kind === 'Secret' && o.metadata.name === 'linkerd-config-overrides');
@@ -134,6 +132,22 @@ describe('upgrade: install → apply → upgrade renders the same control plane'
       }),
     );
     expect(renderDiff(installed, fromStdin.objects)).toEqual(REGENERATED);
+  });
+
+  it('keeps the installed heartbeat schedule when upgraded later, from the cluster or --from-manifests (quiet GitOps diffs)', async () => {
+    const later = new Date(NOW.getTime() + 3 * 3_600_000 + 17 * 60_000);
+    const schedule = (objects: readonly RenderedObject[]) =>
+      (objects.find((o) => o.kind === 'CronJob' && o.metadata.name === 'linkerd-heartbeat') as { spec?: { schedule?: string } } | undefined)?.spec?.schedule;
+    expect(schedule(installed)).toMatch(/^\d+ \d+ \* \* \*$/);
+    const fromCluster = await renderUpgrade(upgradeRequest(server, { now: later }));
+    expect(renderDiff(installed, fromCluster.objects)).toEqual(REGENERATED);
+    const manifest = installed.map((o) => `---\n${yaml.dump(o)}`).join('');
+    const offline = await renderUpgrade(upgradeRequest(server, { now: later, fromManifests: file('install-later.yaml', manifest) }));
+    expect(schedule(offline.objects)).toBe(schedule(installed));
+    expect(renderDiff(installed, offline.objects)).toEqual(REGENERATED);
+    // A schedule set in the values still wins.
+    const pinned = await renderUpgrade(upgradeRequest(server, { now: later, set: ['heartbeatSchedule=1 2 * * *'] }));
+    expect(schedule(pinned.objects)).toBe('1 2 * * *');
   });
 
   it('--crds renders the CRD chart (no control plane), deciding the Gateway API CRDs against the cluster', async () => {

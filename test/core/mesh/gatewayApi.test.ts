@@ -1,6 +1,7 @@
 import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
 import { describe, expect, it } from 'vitest';
-import { decideGatewayApi, gatewayApiState } from '../../../src/core/mesh/gatewayApi.js';
+import { GATEWAY_API_INSTALL_URL, decideGatewayApi, gatewayApiState } from '../../../src/core/mesh/gatewayApi.js';
+import { runCli } from '../../support/cli.js';
 import { crdsChart } from '../../../src/core/values/crdsChart.js';
 import { renderCrds, type CrdsValues } from '../../../templates/crds/index.js';
 
@@ -37,7 +38,7 @@ describe('Gateway API CRD decision', () => {
       decideGatewayApi('absent', {});
     } catch (e) {
       expect((e as { hint?: string }).hint).toContain(
-        'kubectl apply --server-side -f https://github.com/kubernetes-sigs/gateway-api/releases/download/v1.5.1/standard-install.yaml',
+        'kubectl apply --server-side -f https://github.com/kubernetes-sigs/gateway-api/releases/download/v1.1.1/standard-install.yaml',
       );
     }
   });
@@ -75,5 +76,22 @@ describe('Gateway API CRD decision', () => {
     const all = renderCrds({ ...ctx, installGatewayAPI: true }).map((c) => c.metadata!.name);
     expect(names({ installGatewayAPI: true })).toEqual(all);
     expect(names({ installGatewayAPI: true, enableTlsRoutes: false })).toEqual(all.filter((n) => n !== 'tlsroutes.gateway.networking.k8s.io'));
+  });
+});
+
+describe('one Gateway API version', () => {
+  it("check --pre's hint and install's hint name the release of the CRDs installGatewayAPI=true renders", async () => {
+    const r = await runCli(['install', '--crds', '--ignore-cluster', '--set', 'installGatewayAPI=true', '-o', 'json']);
+    expect(r.code).toBe(0);
+    const rendered = r.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as CustomResourceDefinition)
+      .filter((c) => c.spec.group === 'gateway.networking.k8s.io');
+    expect(rendered.map((c) => c.metadata?.name).sort()).toContain('httproutes.gateway.networking.k8s.io');
+    const versions = new Set(rendered.map((c) => c.metadata?.annotations?.['gateway.networking.k8s.io/bundle-version']));
+    expect(versions.size).toBe(1);
+    const [version] = [...versions];
+    expect(GATEWAY_API_INSTALL_URL).toBe(`https://github.com/kubernetes-sigs/gateway-api/releases/download/${version ?? ''}/standard-install.yaml`);
   });
 });

@@ -92,8 +92,14 @@ describe('positiveDurationMs', () => {
     expect(positiveDurationMs('validity', '1h0.5s')).toBe(3_600_500);
   });
 
+  it('takes whole days before the Go part, as every validity flag does', () => {
+    expect([positiveDurationMs('validity', '10d'), positiveDurationMs('validity', '1d12h')]).toEqual([864_000_000, 129_600_000]);
+  });
+
   it("refuses a value Go cannot parse in pflag's words", () => {
-    expect(() => positiveDurationMs('validity', '1y')).toThrow('invalid argument "1y" for "--validity" flag: time: unknown unit "y" in duration "1y"');
+    expect(() => positiveDurationMs('validity', '1y')).toThrow(
+      'invalid argument "1y" for "--validity" flag: time: unknown unit "y" in duration "1y" (units: d (24h), h, m, s, ms, us (or µs), ns)',
+    );
   });
 
   it.each(['0s', '0', '-1h'])('refuses %s as not positive', (value) => {

@@ -242,6 +242,20 @@ describe('createIssuer', () => {
     expect(opensslVerify({ caPem: anchorsPem, certPem: fixture('valid-with-rsa-anchor-crt.pem'), at: NOW }).ok).toBe(true);
   });
 
+  it('signs with the anchor keys it is handed, as made, and the chain verifies (install: no parse back)', async () => {
+    const anchorKeys = await generateEcdsaP256Key();
+    const window = { notBefore: new Date('2026-01-01T00:00:00Z'), notAfter: new Date('2030-01-01T00:00:00Z') };
+    const anchor = await createTrustAnchor({ commonName: 'root.linkerd.cluster.local', keys: anchorKeys, ...window });
+    // The PEM key is never read on this path: an unrelated one does not matter.
+    const handed = { certPem: anchor.certPem, keyPem: fixture('mismatched-key.pem') };
+    const issuer = await createIssuer({ anchor: handed, anchorKeys, commonName: 'identity.linkerd.cluster.local', ...window });
+    expect(certificateInfo(first(issuer.certPem)).authorityKeyId).toBe(certificateInfo(first(anchor.certPem)).subjectKeyId);
+    expect(opensslVerify({ caPem: anchor.certPem, certPem: issuer.certPem, at: NOW, extraArgs: ['-x509_strict'] }).ok).toBe(true);
+    // Keys that are not the anchor's make an issuer the anchor does not verify.
+    const wrong = await createIssuer({ anchor: handed, anchorKeys: await generateEcdsaP256Key(), commonName: 'identity.linkerd.cluster.local', ...window });
+    expect(opensslVerify({ caPem: anchor.certPem, certPem: wrong.certPem, at: NOW }).ok).toBe(false);
+  });
+
   it('refuses an anchor whose key does not match its certificate', async () => {
     await expect(
       createIssuer({

@@ -66,7 +66,10 @@ afterEach(async () => {
 
 const mcCheck = async (objects: object[], extra: string[] = []) => {
   server = await startApiServer({ objects });
-  return runCli(['multicluster', 'check', '--kubeconfig', server.kubeconfigPath, '--wait', '0s', ...extra]);
+  // versioncheck is asked by #13: a loopback port nothing listens on.
+  return runCli(['multicluster', 'check', '--kubeconfig', server.kubeconfigPath, '--wait', '0s', ...extra], {
+    env: { LINKERD_VERSIONCHECK_URL: 'http://127.0.0.1:9/version.json' },
+  });
 };
 
 const checksOf = (stdout: string) => (JSON.parse(stdout) as JsonReport).categories.flatMap((c) => c.checks.map((k) => ({ ...k, category: c.categoryName })));
@@ -85,9 +88,9 @@ describe('linkerd multicluster check', () => {
     expect(r.stderr).toContain("Invalid output type 'junit'. Supported output types are: json, table, short");
   });
 
-  it('passes a gateway-less link with a running controller: no probe check is asked of it', async () => {
+  it('asks no probe check of a gateway-less link; without its credentials Secret and RBAC the remote and RBAC checks fail with the real words', async () => {
     const r = await mcCheck([...installed(), link('east', false), controller('east')], ['-o', 'json']);
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(1);
     const checks = checksOf(r.stdout);
     expect(checks.every((c) => c.category === 'linkerd-multicluster')).toBe(true);
     expect(checks.map((c) => [c.description, c.result])).toEqual([
@@ -95,10 +98,31 @@ describe('linkerd multicluster check', () => {
       // A verbose success: the targets under the description, as the real check lists them.
       ['Link resources are valid\n\t* east', 'success'],
       ['Link and CLI versions match', 'success'],
+      ['remote cluster access credentials are valid', 'error'],
+      ['clusters share trust anchors', 'error'],
+      ['service mirror controller has required permissions', 'error'],
       ['service mirror controllers are running', 'success'],
       ['extension is managing controllers', 'success'],
       ['all mirror services are part of a Link', 'success'],
+      // No meshed pod in the Link's namespace.
+      ['multicluster extension proxies are healthy', 'warning'],
+      ['multicluster extension proxies and cli versions match', 'success'],
     ]);
+    const byName = new Map(checks.map((c) => [c.description, c]));
+    expect(byName.get('remote cluster access credentials are valid')?.error).toBe(
+      '        * secret: [linkerd-multicluster/cluster-credentials-east]: secrets "cluster-credentials-east" not found',
+    );
+    expect(byName.get('clusters share trust anchors')?.error).toBe(
+      'Problematic clusters:\n    * secret: [linkerd-multicluster/cluster-credentials-east]: secrets "cluster-credentials-east" not found',
+    );
+    // Both spellings (the legacy `link` one, then the `controllers:` one) are named when both are missing.
+    expect(byName.get('service mirror controller has required permissions')?.error?.split('\n').slice(0, 4)).toEqual([
+      'missing ServiceAccounts: linkerd-service-mirror-east',
+      'missing ServiceAccounts: controller-east',
+      'missing ClusterRoles: linkerd-service-mirror-access-local-resources-east',
+      'missing ClusterRoles: linkerd-multicluster-controller-access-local-resources',
+    ]);
+    expect(byName.get('multicluster extension proxies are healthy')?.error).toBe('no "linkerd-proxy" containers found in the "linkerd-multicluster" namespace');
   });
 
   it('fails a link with a gateway but no probe gateway mirror, and a controller not available', async () => {
@@ -117,7 +141,7 @@ describe('linkerd multicluster check', () => {
 
   it('prints the table with the category header', async () => {
     const r = await mcCheck([...installed(), link('east', false), controller('east')]);
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(1);
     expect(r.stdout).toContain('linkerd-multicluster\n--------------------');
     expect(r.stdout).toContain('√ Link CRD exists');
   });
@@ -126,7 +150,9 @@ describe('linkerd multicluster check', () => {
 describe('linkerd check with multicluster installed', () => {
   it('runs the linkerd-multicluster category in-process', async () => {
     server = await startApiServer({ objects: [...installed(), link('east', false), controller('east', 0)] });
-    const r = await runCli(['check', '--kubeconfig', server.kubeconfigPath, '--only', 'linkerd-multicluster', '--wait', '0s', '-o', 'json']);
+    const r = await runCli(['check', '--kubeconfig', server.kubeconfigPath, '--only', 'linkerd-multicluster', '--wait', '0s', '-o', 'json'], {
+      env: { LINKERD_VERSIONCHECK_URL: 'http://127.0.0.1:9/version.json' },
+    });
     const checks = checksOf(r.stdout).filter((c) => c.category === 'linkerd-multicluster');
     expect(checks.map((c) => c.description)).toContain('service mirror controllers are running');
     expect(r.code).toBe(1);

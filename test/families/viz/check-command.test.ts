@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startApiServer, type ApiServer, type StoredObject } from '../../support/apiserver.js';
 import { closedPort, versionServer } from '../../core/check/support/run.js';
 import { edit } from '../../core/check/support/clusters.js';
@@ -6,12 +6,22 @@ import { runCli, type CliResult } from '../../support/cli.js';
 import { createWebhookCert, generateEcdsaP256Key } from '../../../src/core/pki/index.js';
 import { allowScrapesObjects } from '../../../src/families/viz/allowScrapes.js';
 import { clusterWithViz } from './cluster.js';
+import { startMetricsApiServer, type MetricsApiServer } from './metricsApiServer.js';
 
 let noVersionCheck: string;
+let metrics: MetricsApiServer;
 const servers: ApiServer[] = [];
 
+const SELF_CHECK_OK = {
+  results: [
+    { SubsystemName: 'linkerd-api', CheckDescription: 'can query the Kubernetes API', Status: 0, FriendlyMessageToUser: '' },
+    { SubsystemName: 'linkerd-api', CheckDescription: 'can query Prometheus', Status: 0, FriendlyMessageToUser: '' },
+  ],
+};
+
+/** An API server whose pods' port 8085 is the loopback metrics API. */
 async function serve(objects: StoredObject[]): Promise<ApiServer> {
-  const s = await startApiServer({ objects });
+  const s = await startApiServer({ objects, portForward: (_ns, _pod, port) => (port === 8085 ? { host: '127.0.0.1', port: metrics.port } : undefined) });
   servers.push(s);
   return s;
 }
@@ -21,10 +31,18 @@ function linkerd(args: string[], versionCheck = noVersionCheck): Promise<CliResu
 }
 
 beforeAll(async () => {
+  metrics = await startMetricsApiServer();
   noVersionCheck = `http://127.0.0.1:${await closedPort()}/version.json`;
 });
 afterAll(async () => {
   for (const s of servers.splice(0)) await s.stop();
+  await metrics.stop();
+});
+beforeEach(() => {
+  metrics.on('SelfCheck', () => SELF_CHECK_OK);
+  metrics.on('ListPods', () => ({
+    pods: [{ name: 'emojivoto/web-1', status: 'Running', added: true, controllerNamespace: 'linkerd', owner: { case: undefined } }],
+  }));
 });
 
 const HEALTHY = `linkerd-viz
@@ -42,6 +60,7 @@ const HEALTHY = `linkerd-viz
 √ viz extension proxies are up-to-date
 √ viz extension proxies and cli versions match
 √ prometheus is installed and configured correctly
+√ viz extension self-check
 `;
 
 describe('linkerd viz check (loopback API server)', () => {
@@ -55,7 +74,7 @@ describe('linkerd viz check (loopback API server)', () => {
     expect(r.code).toBe(0);
     const proxy = await linkerd(['viz', 'check', '--proxy', '--kubeconfig', s.kubeconfigPath]);
     expect(proxy.stdout).toContain(
-      'linkerd-viz-data-plane\n----------------------\n√ data plane namespace exists\n√ prometheus is authorized to scrape data plane pods\n',
+      'linkerd-viz-data-plane\n----------------------\n√ data plane namespace exists\n√ prometheus is authorized to scrape data plane pods\n√ data plane proxy metrics are present in Prometheus\n',
     );
     expect(proxy.code).toBe(0);
   });
@@ -191,6 +210,60 @@ describe('linkerd viz check (loopback API server)', () => {
     );
   });
 
+  it('the self-check asks the metrics API (SelfCheck over the port-forward) and reports its failed results', async () => {
+    const s = await serve(await clusterWithViz());
+    metrics.on('SelfCheck', () => ({
+      results: [
+        { SubsystemName: 'linkerd-api', CheckDescription: 'can query the Kubernetes API', Status: 0, FriendlyMessageToUser: '' },
+        {
+          SubsystemName: 'linkerd-api',
+          CheckDescription: 'can query Prometheus',
+          Status: 2,
+          FriendlyMessageToUser: 'Error calling Prometheus from the control plane: boom',
+        },
+        { SubsystemName: 'linkerd-api', CheckDescription: 'x', Status: 1, FriendlyMessageToUser: 'Error calling the Kubernetes API: denied' },
+      ],
+    }));
+    const r = await linkerd(['viz', 'check', '--wait', '0s', '--kubeconfig', s.kubeconfigPath]);
+    expect(r.stdout).toContain(
+      '× viz extension self-check\n    Error calling Prometheus from the control plane: boom\n    Error calling the Kubernetes API: denied\n    see https://linkerd.io/2/checks/#l5d-viz-metrics-api for hints\n',
+    );
+    expect(r.code).toBe(1);
+    expect(s.requests.some((q) => q.path === '/api/v1/namespaces/linkerd-viz/pods/metrics-api-5f7c9d8b0-abcd0/portforward')).toBe(true);
+    metrics.on('SelfCheck', () => ({ results: [] }));
+    const empty = await linkerd(['viz', 'check', '--wait', '0s', '--kubeconfig', s.kubeconfigPath]);
+    expect(empty.stdout).toContain('× viz extension self-check\n    No results returned\n');
+  });
+
+  it('with --api-addr, the self-check dials the metrics API directly', async () => {
+    const s = await serve(await clusterWithViz());
+    s.setPortForward(undefined);
+    const r = await linkerd(['viz', 'check', '--wait', '0s', '--api-addr', metrics.address, '--kubeconfig', s.kubeconfigPath]);
+    expect(r.stdout).toContain('√ viz extension self-check\n');
+    expect(s.requests.some((q) => q.path.endsWith('/portforward'))).toBe(false);
+  });
+
+  it('--proxy -n lists pods of the namespace through ListPods and names those Prometheus has no metrics for', async () => {
+    const s = await serve(await clusterWithViz());
+    metrics.on('ListPods', () => ({
+      pods: [
+        { name: 'emojivoto/web-1', status: 'Running', added: false, controllerNamespace: 'linkerd', owner: { case: undefined } },
+        { name: 'emojivoto/vote-1', status: 'Running', added: false, controllerNamespace: 'linkerd', owner: { case: undefined } },
+        { name: 'emojivoto/other-1', status: 'Running', added: false, controllerNamespace: 'other-cp', owner: { case: undefined } },
+        { name: 'emojivoto/emoji-1', status: 'Running', added: true, controllerNamespace: 'linkerd', owner: { case: undefined } },
+      ],
+    }));
+    s.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'emojivoto' } });
+    const before = metrics.calls.length;
+    const r = await linkerd(['viz', 'check', '--proxy', '-n', 'emojivoto', '--wait', '0s', '--kubeconfig', s.kubeconfigPath]);
+    expect(r.stdout).toContain(
+      '‼ data plane proxy metrics are present in Prometheus\n    Data plane metrics not found for emojivoto/web-1, emojivoto/vote-1.\n    see https://linkerd.io/2/checks/#l5d-data-plane-prom for hints\n',
+    );
+    expect(r.code).toBe(0);
+    const listPods = metrics.calls.slice(before).find((c) => c.method === 'ListPods');
+    expect(listPods?.request).toMatchObject({ selector: { resource: { namespace: 'emojivoto' } } });
+  });
+
   it('refuses an unknown output format in the real words', async () => {
     const r = await linkerd(['viz', 'check', '-o', 'wide']);
     expect([r.code, r.stdout]).toEqual([1, '']);
@@ -208,6 +281,20 @@ describe('linkerd check with viz installed', () => {
       categories: Array<{ categoryName: string; checks: Array<{ id?: string }> }>;
     };
     const viz = json.categories.find((c) => c.categoryName === 'linkerd-viz');
+    s.resetRequests();
+    const direct = await linkerd([
+      'check',
+      '--expected-version',
+      'edge-26.9.1',
+      '--only',
+      'linkerd-viz',
+      '--api-addr',
+      metrics.address,
+      '--kubeconfig',
+      s.kubeconfigPath,
+    ]);
+    expect(direct.stdout).toContain('√ viz extension self-check\n');
+    expect(s.requests.some((q) => q.path.endsWith('/portforward'))).toBe(false);
     expect(viz?.checks.map((c) => c.id).slice(0, 3)).toEqual(['L5D5001', 'L5D5002', 'L5D5003']);
   });
 });

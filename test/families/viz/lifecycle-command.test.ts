@@ -140,7 +140,7 @@ describe('viz allow-scrapes', () => {
 
   it('requires --namespace, and -o json is one object a line', async () => {
     const r = await runCli(['viz', 'allow-scrapes']);
-    expect([r.code, r.stdout, r.stderr]).toEqual([1, '', 'Error: required flag(s) "namespace" not set\n']);
+    expect([r.code, r.stdout, r.stderr]).toEqual([1, '', 'Error: required flag(s) "namespace" not set\nRun \'linkerd viz allow-scrapes --help\' for usage.\n']);
     const json = await runCli(['viz', 'allow-scrapes', '-n', 'x', '-o', 'json']);
     expect(
       json.stdout

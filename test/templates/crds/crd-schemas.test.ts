@@ -41,10 +41,13 @@ describe('Server (servers.policy.linkerd.io)', () => {
     expect(props(specOf(name, 'v1beta1'))).not.toContain('externalWorkloadSelector');
   });
 
-  it('restricts proxyProtocol to the known protocols, defaulting to unknown', () => {
-    const protocol = specOf(name, 'v1beta3').properties.proxyProtocol;
-    expect(protocol.enum).toEqual(['unknown', 'HTTP/1', 'HTTP/2', 'gRPC', 'opaque', 'TLS']);
-    expect(protocol.default).toBe('unknown');
+  it('leaves proxyProtocol an open string defaulting to unknown in every version, as the chart does (the webhook rejects the rest)', () => {
+    for (const version of ['v1alpha1', 'v1beta1', 'v1beta2', 'v1beta3']) {
+      const protocol = specOf(name, version).properties.proxyProtocol;
+      expect(protocol.type).toBe('string');
+      expect(protocol.enum).toBeUndefined();
+      expect(protocol.default).toBe('unknown');
+    }
   });
 
   it('adds accessPolicy (default deny) and its printer column in v1beta3 only', () => {
@@ -64,6 +67,16 @@ describe('Server (servers.policy.linkerd.io)', () => {
 describe('HTTPRoute (httproutes.policy.linkerd.io)', () => {
   const name = 'httproutes.policy.linkerd.io';
   const ruleOf = (v: string) => specOf(name, v).properties.rules.items;
+
+  it("types the object's own apiVersion, kind and metadata in every version, as the chart's generated schema does", () => {
+    for (const v of ['v1alpha1', 'v1beta1', 'v1beta2', 'v1beta3']) {
+      const root = rootOf(name, v);
+      expect(Object.keys(root.properties)).toEqual(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
+      expect(root.properties.apiVersion).toMatchObject({ type: 'string' });
+      expect(root.properties.kind).toMatchObject({ type: 'string' });
+      expect(root.properties.metadata).toEqual({ type: 'object' });
+    }
+  });
 
   it('mirrors Gateway API: parentRefs, hostnames and rules of matches, filters and backendRefs', () => {
     for (const v of ['v1alpha1', 'v1beta1', 'v1beta2', 'v1beta3']) {

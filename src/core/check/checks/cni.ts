@@ -1,9 +1,11 @@
 import type { CheckContext } from '../context.js';
 import { coreOptions } from '../coreOptions.js';
 import { cniEnabled } from '../facts.js';
+import { CNI_CONFIG_MAP, CNI_NAME } from '../../mesh/names.js';
 import { fail, pass, skip, type CheckDefinition, type CheckOutcome } from '../types.js';
 
-const CNI = 'linkerd-cni';
+// The names `linkerd install-cni` renders (src/families/cni), read from the one place both use.
+const CNI = CNI_NAME;
 const NOT_ENABLED = 'skipping check because CNI is not enabled';
 
 /** A CNI check: skipped (not reported) unless CNI is enabled, as the real category does. */
@@ -25,7 +27,7 @@ function cniCheck(id: string, description: string, hintAnchor: string, run: (ctx
 
 export const CNI_CHECKS: CheckDefinition[] = [
   cniCheck('L5D1701', 'cni plugin ConfigMap exists', 'cni-plugin-cm-exists', async (ctx) =>
-    (await ctx.find('configmaps', 'linkerd-cni-config', coreOptions(ctx.options).cniNamespace)) ? pass() : fail('configmaps "linkerd-cni-config" not found'),
+    (await ctx.find('configmaps', CNI_CONFIG_MAP, coreOptions(ctx.options).cniNamespace)) ? pass() : fail(`configmaps "${CNI_CONFIG_MAP}" not found`),
   ),
   cniCheck('L5D1702', 'cni plugin ClusterRole exists', 'cni-plugin-cr-exists', async (ctx) =>
     (await ctx.find('clusterroles', CNI)) ? pass() : fail(`missing ClusterRole: ${CNI}`),

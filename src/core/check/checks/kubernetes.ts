@@ -1,5 +1,6 @@
 import { fail, pass, type CheckDefinition } from '../types.js';
 import { CREATED_BY_ANNOTATION } from '../../mesh/names.js';
+import { GATEWAY_API_INSTALL_URL } from '../../mesh/gatewayApi.js';
 
 /** linkerd's minimum Kubernetes version for this release. */
 export const MIN_KUBERNETES_VERSION: [number, number, number] = [1, 31, 0];
@@ -15,7 +16,7 @@ function atLeast(v: readonly [number, number, number], min: readonly [number, nu
   return true;
 }
 
-const GATEWAY_API_INSTALL = 'kubectl apply --server-side -f https://github.com/kubernetes-sigs/gateway-api/releases/download/v1.5.1/standard-install.yaml';
+const GATEWAY_API_INSTALL = `kubectl apply --server-side -f ${GATEWAY_API_INSTALL_URL}`;
 
 /** The CRDs whose presence (and owner) tells whether Gateway API is installed (linkerd's CheckGatewayAPICRDs). */
 const GATEWAY_API_PROBES = ['httproutes.gateway.networking.k8s.io', 'grpcroutes.gateway.networking.k8s.io'];

@@ -1,7 +1,10 @@
 import type { CheckContext } from '../../../core/check/context.js';
 import type { CheckFamily } from '../../../core/check/family.js';
 import { type CheckDefinition, type CheckOutcome, type Severity, fail, pass, skip } from '../../../core/check/types.js';
+import { checkPodsRunning, proxiesMatchCli, proxiesUpToDate, staleTrustBundles } from '../../../core/check/checks/dataPlane.js';
+import { CONTROL_PLANE_NS_LABEL } from '../../../core/mesh/names.js';
 import { LINK_RESOURCE, type StoredLink, isGatewayless, storedLink } from '../linkResource.js';
+import { anchorsOverlap, remoteAccess, sharedAnchors } from './remoteChecks.js';
 
 /*
  * The `linkerd-multicluster` category (code 60), with the real CLI's descriptions, hint anchors
@@ -11,6 +14,8 @@ import { LINK_RESOURCE, type StoredLink, isGatewayless, storedLink } from '../li
  */
 
 const CATEGORY = 'linkerd-multicluster';
+/** This CLI's own category (not the real CLI's): run by `linkerd check`, not by `multicluster check`. */
+const IDENTITY_CATEGORY = 'linkerd-multicluster-identity';
 
 interface Spec {
   n: number;
@@ -21,9 +26,9 @@ interface Spec {
   run: (ctx: CheckContext) => Promise<CheckOutcome>;
 }
 
-const define = (s: Spec): CheckDefinition => ({
-  id: `L5D60${String(s.n).padStart(2, '0')}`,
-  category: CATEGORY,
+const define = (s: Spec, category = CATEGORY, code = 60): CheckDefinition => ({
+  id: `L5D${code}${String(s.n).padStart(2, '0')}`,
+  category,
   description: s.description,
   severity: s.severity,
   hintAnchor: s.anchor,
@@ -52,6 +57,73 @@ const CLUSTER_NAME = 'mirror.linkerd.io/cluster-name';
 
 const hasEndpoints = async (ctx: CheckContext, name: string, ns: string): Promise<boolean> =>
   ((await ctx.find('endpoints', name, ns))?.subsets ?? []).some((s) => (s.addresses ?? []).length > 0);
+
+/** Namespaces holding Links, each once (the real checks repeat them per Link). */
+const linkNamespaces = async (ctx: CheckContext): Promise<string[]> => [...new Set((await links(ctx)).map((l) => l.namespace))];
+
+/** Every pod of the Links' namespaces (the real checks' GetPodsByNamespace). */
+async function linkNamespacePods(ctx: CheckContext) {
+  return (await Promise.all((await linkNamespaces(ctx)).map((ns) => ctx.list('pods', { namespace: ns })))).flat();
+}
+
+const RBAC_SELECTOR = (c: string) => `component in (service-mirror, controller),${CLUSTER_NAME}=${c}`;
+
+/** The objects a Link's controller needs: the legacy (`link`) name first, then the `controllers:` one. */
+const RBAC_KINDS = [
+  {
+    kinds: 'ServiceAccounts',
+    resource: 'serviceaccounts',
+    namespaced: true,
+    legacy: (c: string) => `linkerd-service-mirror-${c}`,
+    current: (c: string) => `controller-${c}`,
+  },
+  {
+    kinds: 'ClusterRoles',
+    resource: 'clusterroles',
+    namespaced: false,
+    legacy: (c: string) => `linkerd-service-mirror-access-local-resources-${c}`,
+    current: () => 'linkerd-multicluster-controller-access-local-resources',
+    // The `controllers:` ClusterRole is shared by every Link: it has no cluster-name label.
+    currentSelector: () => 'component=controller',
+  },
+  {
+    kinds: 'ClusterRoleBindings',
+    resource: 'clusterrolebindings',
+    namespaced: false,
+    legacy: (c: string) => `linkerd-service-mirror-access-local-resources-${c}`,
+    current: (c: string) => `linkerd-multicluster-controller-access-local-resources-${c}`,
+  },
+  {
+    kinds: 'Roles',
+    resource: 'roles',
+    namespaced: true,
+    legacy: (c: string) => `linkerd-service-mirror-read-remote-creds-${c}`,
+    current: (c: string) => `controller-read-remote-creds-${c}`,
+  },
+  {
+    kinds: 'RoleBindings',
+    resource: 'rolebindings',
+    namespaced: true,
+    legacy: (c: string) => `linkerd-service-mirror-read-remote-creds-${c}`,
+    current: (c: string) => `controller-read-remote-creds-${c}`,
+  },
+] as const;
+
+async function controllerRbac(ctx: CheckContext, l: StoredLink): Promise<string[]> {
+  const c = l.targetClusterName;
+  const problems: string[] = [];
+  for (const k of RBAC_KINDS) {
+    const missingOne = async (name: string, labelSelector: string): Promise<string | undefined> => {
+      const found = await ctx.list(k.resource, { namespace: k.namespaced ? l.namespace : undefined, labelSelector });
+      return found.some((o) => o.metadata?.name === name) ? undefined : `missing ${k.kinds}: ${name}`;
+    };
+    const legacy = await missingOne(k.legacy(c), RBAC_SELECTOR(c));
+    if (legacy === undefined) continue;
+    const current = await missingOne(k.current(c), 'currentSelector' in k ? k.currentSelector() : RBAC_SELECTOR(c));
+    if (current !== undefined) problems.push(legacy, current);
+  }
+  return problems;
+}
 
 const CHECKS: readonly CheckDefinition[] = [
   define({
@@ -88,6 +160,32 @@ const CHECKS: readonly CheckDefinition[] = [
         const v = l.createdBy.slice('linkerd/cli '.length);
         return Promise.resolve(v === cli ? [] : [`        * ${l.targetClusterName}: CLI version is ${cli} but Link version is ${v}`]);
       });
+    },
+  }),
+  define({
+    n: 4,
+    description: 'remote cluster access credentials are valid',
+    anchor: 'l5d-smc-target-clusters-access',
+    severity: 'error',
+    run: async (ctx) => remoteAccess(ctx, await links(ctx)),
+  }),
+  define({
+    n: 5,
+    description: 'clusters share trust anchors',
+    anchor: 'l5d-multicluster-clusters-share-anchors',
+    severity: 'error',
+    run: async (ctx) => sharedAnchors(ctx, await links(ctx)),
+  }),
+  define({
+    n: 6,
+    description: 'service mirror controller has required permissions',
+    anchor: 'l5d-multicluster-source-rbac-correct',
+    severity: 'error',
+    run: async (ctx) => {
+      const all = await links(ctx);
+      if (all.length === 0) return skip('no links');
+      const problems = (await Promise.all(all.map((l) => controllerRbac(ctx, l)))).flat();
+      return problems.length > 0 ? fail(problems.join('\n')) : pass(all.map((l) => `\t* ${l.targetClusterName}`).join('\n'));
     },
   }),
   define({
@@ -179,10 +277,57 @@ const CHECKS: readonly CheckDefinition[] = [
       return orphans.length === 0 ? pass() : fail(orphans.join('\n'));
     },
   }),
+  define({
+    n: 12,
+    description: 'multicluster extension proxies are healthy',
+    anchor: 'l5d-multicluster-proxy-healthy',
+    severity: 'warning',
+    retryable: true,
+    run: async (ctx) => {
+      for (const ns of await linkNamespaces(ctx)) {
+        const running = checkPodsRunning(await ctx.list('pods', { namespace: ns, labelSelector: CONTROL_PLANE_NS_LABEL }), ns);
+        if (running.kind !== 'pass') return running;
+        const bundles = await staleTrustBundles(ctx, ns);
+        if (bundles.kind !== 'pass') return bundles;
+      }
+      return pass();
+    },
+  }),
+  define({
+    n: 13,
+    description: 'multicluster extension proxies are up-to-date',
+    anchor: 'l5d-multicluster-proxy-cp-version',
+    severity: 'warning',
+    run: async (ctx) => proxiesUpToDate(ctx, await linkNamespacePods(ctx)),
+  }),
+  define({
+    n: 14,
+    description: 'multicluster extension proxies and cli versions match',
+    anchor: 'l5d-multicluster-proxy-cli-version',
+    severity: 'warning',
+    run: async (ctx) => proxiesMatchCli(ctx, await linkNamespacePods(ctx)),
+  }),
+];
+
+const IDENTITY_CHECKS: readonly CheckDefinition[] = [
+  define(
+    {
+      n: 1,
+      description: 'linked clusters and this one trust a common anchor',
+      anchor: 'l5d-multicluster-identity-overlap',
+      severity: 'error',
+      run: async (ctx) => anchorsOverlap(ctx, await links(ctx)),
+    },
+    IDENTITY_CATEGORY,
+    61,
+  ),
 ];
 
 export const multiclusterCheckFamily: CheckFamily = {
   name: 'multicluster',
   codes: { first: 60, last: 69 },
-  categories: [{ id: CATEGORY, code: 60, modes: ['default', 'proxy'], checks: CHECKS }],
+  categories: [
+    { id: CATEGORY, code: 60, modes: ['default', 'proxy'], checks: CHECKS },
+    { id: IDENTITY_CATEGORY, code: 61, modes: ['default', 'proxy'], checks: IDENTITY_CHECKS },
+  ],
 };

@@ -3,10 +3,11 @@ import type { CheckContext } from '../../../core/check/context.js';
 import { dataPlanePods } from '../../../core/check/facts.js';
 import { fail, pass, type CheckDefinition, type CheckOutcome } from '../../../core/check/types.js';
 import { proxyContainer } from '../../../core/mesh/proxyContainer.js';
+import { withMetricsApi } from './facts.js';
 
 /*
- * The `linkerd-viz-data-plane` category (`--proxy`). Not here yet: `data plane proxy metrics are
- * present in Prometheus`, which asks the metrics API (gRPC ListPods); L5D5103 stays reserved for it.
+ * The `linkerd-viz-data-plane` category (`--proxy`); `data plane proxy metrics are present in
+ * Prometheus` asks the metrics API (gRPC ListPods) which meshed pods Prometheus has seen.
  */
 
 const CATEGORY = 'linkerd-viz-data-plane';
@@ -42,6 +43,17 @@ async function prometheusAuthorized(ctx: CheckContext): Promise<CheckOutcome> {
   );
 }
 
+/**
+ * linkerd's data-plane reporting check: the pods of this control plane (in `-n`, or everywhere)
+ * that the metrics API lists as not `added` (no metrics in Prometheus).
+ */
+async function metricsInPrometheus(ctx: CheckContext): Promise<CheckOutcome> {
+  const ns = ctx.options.dataPlaneNamespace;
+  const { pods } = await withMetricsApi(ctx, (api) => api.call('ListPods', ns ? { selector: { resource: { namespace: ns, type: '', name: '' } } } : {}));
+  const missing = pods.filter((p) => p.controllerNamespace === ctx.options.controlPlaneNamespace && !p.added).map((p) => p.name);
+  return missing.length > 0 ? fail(`Data plane metrics not found for ${missing.join(', ')}.`) : pass();
+}
+
 export const VIZ_DATA_PLANE_CHECKS: CheckDefinition[] = [
   {
     id: 'L5D5101',
@@ -65,5 +77,14 @@ export const VIZ_DATA_PLANE_CHECKS: CheckDefinition[] = [
     hintAnchor: 'l5d-viz-data-plane-prom-authz',
     retryable: false,
     run: prometheusAuthorized,
+  },
+  {
+    id: 'L5D5103',
+    category: CATEGORY,
+    description: 'data plane proxy metrics are present in Prometheus',
+    severity: 'warning',
+    hintAnchor: 'l5d-data-plane-prom',
+    retryable: true,
+    run: metricsInPrometheus,
   },
 ];

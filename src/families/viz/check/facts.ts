@@ -2,6 +2,8 @@ import type { Namespace, Pod } from 'kubernetes-types/core/v1.js';
 import type { CheckContext } from '../../../core/check/context.js';
 import { notFound } from '../../../core/check/facts.js';
 import { EXTENSION_LABEL } from '../../../core/mesh/names.js';
+import { podStatus } from '../../../core/check/pods.js';
+import { METRICS_API_DEPLOYMENT, metricsApiAt, metricsApiOfPod, type MetricsApi } from '../metricsApi/client.js';
 
 /*
  * What the viz checks share, read through the run's cluster snapshot: where viz is installed
@@ -60,4 +62,32 @@ export function missingDeployment(pods: readonly Pod[], deployments: readonly st
   const present = new Set(pods.map((p) => (p.metadata?.name ?? '').split('-').slice(0, -2).join('-')));
   const absent = deployments.find((d) => !present.has(d));
   return absent === undefined ? undefined : `Could not find pods for deployment ${absent}`;
+}
+
+/**
+ * The Running pod of the `metrics-api` Deployment (a pod whose ReplicaSet the Deployment owns),
+ * as linkerd picks the one to port-forward to.
+ */
+export async function metricsApiPodName(ctx: CheckContext): Promise<string> {
+  const ns = await vizNamespace(ctx);
+  const [pods, replicaSets] = await Promise.all([ctx.list('pods', { namespace: ns }), ctx.list('replicasets', { namespace: ns })]);
+  const ofMetricsApi = new Set(
+    replicaSets
+      .filter((rs) => rs.metadata?.ownerReferences?.some((o) => o.kind === 'Deployment' && o.name === METRICS_API_DEPLOYMENT))
+      .map((rs) => rs.metadata?.name),
+  );
+  const running = pods.find((p) => podStatus(p) === 'Running' && p.metadata?.ownerReferences?.some((o) => o.kind === 'ReplicaSet' && ofMetricsApi.has(o.name)));
+  if (!running?.metadata?.name) throw new Error(`no running pods found for ${METRICS_API_DEPLOYMENT}`);
+  return running.metadata.name;
+}
+
+/** One metrics-API session for a check: opened (port-forward or `--api-addr`), used, closed. */
+export async function withMetricsApi<T>(ctx: CheckContext, use: (api: MetricsApi) => Promise<T>): Promise<T> {
+  const addr = ctx.options.apiAddr;
+  const api = addr ? metricsApiAt(addr) : await metricsApiOfPod(await ctx.client(), await vizNamespace(ctx), await metricsApiPodName(ctx));
+  try {
+    return await use(api);
+  } finally {
+    api.close();
+  }
 }

@@ -21,6 +21,7 @@ export interface VizCheckFlags {
   /** `-n`: the data-plane namespace for `--proxy` (all when empty). */
   namespace?: string;
   vizNamespace?: string;
+  apiAddr?: string;
   waitMs: number;
   env: NodeJS.ProcessEnv;
 }
@@ -37,6 +38,7 @@ export function vizCheckRequest(f: VizCheckFlags): CheckRequest {
     timeoutMs: DEFAULT_TIMEOUT_MS,
     waitMs: f.waitMs,
     env: f.env,
+    apiAddr: f.apiAddr || undefined,
     families: { viz: { vizNamespace: f.vizNamespace || undefined } },
   };
 }

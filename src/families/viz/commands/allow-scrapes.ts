@@ -1,21 +1,26 @@
 import * as z from 'zod';
-import { UserError } from '../../../core/errors.js';
 import type { CommandBody } from '../../../cli/kit/command.js';
 import { vizManifest } from './shared.js';
 
-const Options = z.object({ namespace: z.string().optional(), output: z.string() });
+const Options = z.object({ namespace: z.string(), output: z.string() });
 
 export const command: CommandBody = {
   long: 'Output Kubernetes resources to authorize Prometheus scrapes in a namespace or cluster with config.linkerd.io/default-inbound-policy: deny.',
   examples: "# Allow scrapes in the 'emojivoto' namespace\nlinkerd viz allow-scrapes --namespace emojivoto | kubectl apply -f -",
   flags: [
-    { name: 'namespace', short: 'n', type: 'string', help: 'The namespace in which to authorize Prometheus scrapes.', completion: 'namespaces' },
+    {
+      name: 'namespace',
+      short: 'n',
+      type: 'string',
+      required: true,
+      help: 'The namespace in which to authorize Prometheus scrapes.',
+      completion: 'namespaces',
+    },
     { name: 'output', short: 'o', type: 'string', default: 'yaml', help: 'Output format. One of: json|yaml' },
   ],
   run: async ({ flags, io }) => {
+    // --namespace is required (the kit refuses to run without it, in cobra's words).
     const opts = Options.parse(flags);
-    // cobra's MarkFlagRequired wording.
-    if (opts.namespace === undefined) throw new UserError('required flag(s) "namespace" not set');
     const { allowScrapesObjects } = await import('../allowScrapes.js');
     const text = vizManifest(allowScrapesObjects(opts.namespace), opts.output);
     // The real command prints its YAML without a final newline.

@@ -11,6 +11,7 @@ const CheckOptions = z.object({
 });
 
 export const command: CommandBody = {
+  apiAddr: true,
   long: `Check the Linkerd Viz extension for potential problems.
 
 The check command will perform a series of checks to validate that the Linkerd Viz
@@ -35,6 +36,7 @@ code.`,
       proxy: opts.proxy,
       namespace: opts.namespace,
       vizNamespace: opts.vizNamespace,
+      apiAddr: globals.apiAddr,
       waitMs: parseWait(opts.wait),
       env: io.env,
     });

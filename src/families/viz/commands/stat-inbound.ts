@@ -1,0 +1,3 @@
+import { statTrafficCommand } from './statTrafficCommand.js';
+
+export const command = statTrafficCommand('inbound');
