@@ -8,7 +8,7 @@ import { parseYamlStream } from '../../../src/core/manifest/stream.js';
 import { segmentsOf } from '../../../src/core/manifest/segments.js';
 import { SETTINGS, manifest, settings } from './generators.js';
 import { ROOT } from './support.js';
-import { workload } from '../../../bench/workload.mjs';
+import { variedWorkload, workload } from '../../../bench/workload.mjs';
 
 /*
  * inject's fast path (a document read from the CST and patched as text) against the Document
@@ -39,6 +39,9 @@ async function compare(text: string, s: InjectSettings): Promise<number> {
   }
   return taken;
 }
+
+/** How many of the varied bench's first 200 workloads' documents the fast path takes: all but the 20 Services. */
+const TAKEN_OF_VARIED = 200 + 200 + 20;
 
 /** Hand-written layouts the generator does not produce; each is read by the fast path. */
 const LAYOUTS: Record<string, string> = {
@@ -179,6 +182,12 @@ describe('inject fast path', () => {
   it('gives the Document path’s bytes, reports and notes for the bench’s workloads, and takes every one of them', async () => {
     const text = Array.from({ length: 12 }, (_, i) => workload(i)).join('');
     for (const s of SETTINGS) expect(await compare(text, s)).toBe(12);
+  });
+
+  it('gives the Document path’s bytes, reports and notes for the varied bench’s 200 first workloads with --manual', async () => {
+    // 200 workloads, each with its ServiceAccount, and a Service and a ConfigMap per ten.
+    const text = Array.from({ length: 200 }, (_, i) => variedWorkload(i)).join('');
+    for (const s of SETTINGS.filter((x) => x.manual)) expect(await compare(text, s)).toBe(TAKEN_OF_VARIED);
   });
 
   for (const [name, text] of Object.entries(LAYOUTS)) {
