@@ -57,6 +57,8 @@ export interface InjectStreamResult {
   errors: string[];
 }
 
+const OPAQUE_PORTS_ANNOTATION = 'config.linkerd.io/opaque-ports';
+
 const SIDECAR_NAMES = new Set([PROXY_CONTAINER_NAME, 'istio-proxy', PROXY_INIT_CONTAINER_NAME, 'istio-init']);
 const SIDECAR_IMAGES = ['cr.l5d.io/linkerd/proxy:', 'gcr.io/istio-release/proxyv2:', 'cr.l5d.io/linkerd/proxy-init:', 'gcr.io/istio-release/proxy_init:'];
 
@@ -327,9 +329,9 @@ class Injector {
   }
 
   private service(ed: DocEditor, obj: YAMLMap, report: DocReport): void {
-    const opaque = this.s.overrides.get('config.linkerd.io/opaque-ports');
+    const opaque = this.s.overrides.get(OPAQUE_PORTS_ANNOTATION);
     if (opaque === undefined) return;
-    ed.setString(ed.ensureStringMap(ed.ensureMap(obj, 'metadata'), 'annotations'), 'config.linkerd.io/opaque-ports', opaque);
+    ed.setString(ed.ensureStringMap(ed.ensureMap(obj, 'metadata'), 'annotations'), OPAQUE_PORTS_ANNOTATION, opaque);
     report.outcome = 'annotated';
   }
 
@@ -508,7 +510,8 @@ function preStripFacts(ed: DocEditor, obj: YAMLMap): PreStripFacts {
  */
 export function fastInjectStream(text: string, settings: InjectSettings): InjectStreamResult | undefined {
   const obj = readCstObject(text);
-  if (!obj) return undefined;
+  // --opaque-ports annotates Services: the Document path writes that.
+  if (!obj || (obj.kind === SERVICE_KIND && settings.overrides.has(OPAQUE_PORTS_ANNOTATION))) return undefined;
   const injector = new Injector(settings);
   if (obj.workload) injector.cleanWorkload(obj.workload.pod, obj.kind, obj.name, obj.workload.wk);
   else injector.passedThrough(obj.kind, obj.name);
