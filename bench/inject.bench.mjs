@@ -16,7 +16,7 @@
 // process (`bin/linkerd inject --manual --ignore-cluster FILE > /dev/null`, from the snapshot as the
 // launcher picks it), each against the floor of the same turn measured the same way (its time inside
 // the process, or its process's wall time). BENCH_CASES=varied or BENCH_CASES=identical runs one
-// of the two.
+// of the two; BENCH_COMPARE=<another built checkout> adds its bin/linkerd to the varied turns.
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import os from 'node:os';
@@ -88,6 +88,7 @@ if (process.argv[2] === '--child') {
 
 function once(mode, file, heapMB = 4096, env = {}) {
   if (mode === 'cli') return cli(file, env);
+  if (mode === 'compare') return cli(file, env, COMPARE);
   const start = process.hrtime.bigint();
   const r = spawnSync(process.execPath, [`--max-old-space-size=${heapMB}`, self, '--child', mode, file], {
     cwd: root,
@@ -102,11 +103,11 @@ function once(mode, file, heapMB = 4096, env = {}) {
 }
 
 /** `bin/linkerd inject --manual` as a user runs it, the manifest on /dev/null: its wall time. */
-function cli(file, env) {
+function cli(file, env, checkout = root) {
   const anchors = path.join(root, 'fixtures/certs/valid-trust-anchors.pem');
   const args = ['inject', '--manual', '--ignore-cluster', '--identity-trust-anchors-file', anchors, file];
   const start = process.hrtime.bigint();
-  const r = spawnSync(path.join(root, 'bin/linkerd'), args, {
+  const r = spawnSync(path.join(checkout, 'bin/linkerd'), args, {
     cwd: root,
     encoding: 'utf8',
     maxBuffer: 64 << 20,
@@ -145,6 +146,8 @@ function paired(cases, file, runs) {
 }
 
 const ONE_THREAD = { LINKERD_TS_INJECT_WORKERS: '0' };
+/** BENCH_COMPARE=<another built checkout>: its bin/linkerd timed in the same turns of the varied case (a "before"). */
+const COMPARE = process.env.BENCH_COMPARE ? path.resolve(process.env.BENCH_COMPARE) : undefined;
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 const large = Number(process.env.BENCH_WORKLOADS ?? 10000);
 const small = Math.max(1, Math.round(large / 10));
@@ -229,6 +232,7 @@ function varied() {
       cli: { mode: 'cli' },
       cliOne: { mode: 'cli', env: ONE_THREAD },
       manual: { mode: 'manual' },
+      ...(COMPARE && { compare: { mode: 'compare' } }),
     },
     file,
     runs,
@@ -248,6 +252,10 @@ function varied() {
   console.log(`varied, in-process: ${inProcess.toFixed(2)}× the floor (target ≤ ${TARGET_RATIO}×) ${verdict(inProcess <= TARGET_RATIO)}`);
   console.log(`varied, whole process (bin/linkerd): ${whole.toFixed(2)}× the floor process (target ≤ ${TARGET_RATIO}×) ${verdict(whole <= TARGET_RATIO)}`);
   console.log(`  one thread: ${at.ratioTo('cliOne', 'floor', true).toFixed(2)}× the floor process`);
+  if (COMPARE) {
+    wallRow(`BENCH_COMPARE's bin/linkerd inject --manual`, at.compare);
+    console.log(`  BENCH_COMPARE (${COMPARE}): ${at.ratioTo('compare', 'floor', true).toFixed(2)}× the floor process`);
+  }
 }
 
 try {
