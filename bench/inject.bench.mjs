@@ -11,13 +11,19 @@
 // the timed cases at the large size run in turns, see paired(); 1 run at the largest size);
 // BENCH_WORKLOADS the large size (default 10000). Inject runs as it would for a user (worker
 // threads past 2 MiB, injectPool.ts) and on one thread (LINKERD_TS_INJECT_WORKERS=0).
+// The varied case (issue 22): BENCH_WORKLOADS workloads that differ from each other
+// (workload.mjs's variedWorkload: about 21 MB at 10,000), timed in-process as above and as a whole
+// process (`bin/linkerd inject --manual --ignore-cluster FILE > /dev/null`, from the snapshot as the
+// launcher picks it), each against the floor of the same turn measured the same way (its time inside
+// the process, or its process's wall time). BENCH_CASES=varied or BENCH_CASES=identical runs one
+// of the two; BENCH_COMPARE=<another built checkout> adds its bin/linkerd to the varied turns.
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { median } from './startup.mjs';
-import { workload } from './workload.mjs';
+import { variedWorkload, workload } from './workload.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const self = fileURLToPath(import.meta.url);
@@ -81,6 +87,9 @@ if (process.argv[2] === '--child') {
 // ---------------------------------------------------------------- parent
 
 function once(mode, file, heapMB = 4096, env = {}) {
+  if (mode === 'cli') return cli(file, env);
+  if (mode === 'compare') return cli(file, env, COMPARE);
+  const start = process.hrtime.bigint();
   const r = spawnSync(process.execPath, [`--max-old-space-size=${heapMB}`, self, '--child', mode, file], {
     cwd: root,
     encoding: 'utf8',
@@ -88,12 +97,35 @@ function once(mode, file, heapMB = 4096, env = {}) {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
   });
+  const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
   if (r.status !== 0) throw new Error(`${mode} ${file} exited ${r.status}: ${r.stderr.slice(-2000)}`);
-  return JSON.parse(r.output[3]);
+  return { ...JSON.parse(r.output[3]), wallMs };
+}
+
+/** `bin/linkerd inject --manual` as a user runs it, the manifest on /dev/null: its wall time. */
+function cli(file, env, checkout = root) {
+  const anchors = path.join(root, 'fixtures/certs/valid-trust-anchors.pem');
+  const args = ['inject', '--manual', '--ignore-cluster', '--identity-trust-anchors-file', anchors, file];
+  const start = process.hrtime.bigint();
+  const r = spawnSync(path.join(checkout, 'bin/linkerd'), args, {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+    env: { ...process.env, KUBECONFIG: '/nonexistent', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
+  if (r.status !== 0) throw new Error(`bin/linkerd inject --manual ${file} exited ${r.status}: ${r.stderr.slice(-2000)}`);
+  return { ms: wallMs, wallMs, rssMB: NaN, bytes: NaN };
 }
 
 function summary(results) {
-  return { ms: median(results.map((r) => r.ms)), rssMB: Math.max(...results.map((r) => r.rssMB)), bytes: results[0].bytes };
+  return {
+    ms: median(results.map((r) => r.ms)),
+    wallMs: median(results.map((r) => r.wallMs)),
+    rssMB: Math.max(...results.map((r) => r.rssMB)),
+    bytes: results[0].bytes,
+  };
 }
 
 function measure(mode, file, runs, heapMB = 4096, env = {}) {
@@ -108,16 +140,27 @@ function measure(mode, file, runs, heapMB = 4096, env = {}) {
 function paired(cases, file, runs) {
   const results = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
   for (let i = 0; i < runs; i++) for (const [k, c] of Object.entries(cases)) results[k].push(once(c.mode, file, 4096, c.env));
-  const ratioTo = (k, base) => median(results[k].map((r, i) => r.ms / results[base][i].ms));
+  /** `wall`: the processes' wall times (else the time inside each process). */
+  const ratioTo = (k, base, wall = false) => median(results[k].map((r, i) => (wall ? r.wallMs / results[base][i].wallMs : r.ms / results[base][i].ms)));
   return { ...Object.fromEntries(Object.entries(results).map(([k, rs]) => [k, summary(rs)])), ratioTo };
 }
 
 const ONE_THREAD = { LINKERD_TS_INJECT_WORKERS: '0' };
+/** BENCH_COMPARE=<another built checkout>: its bin/linkerd timed in the same turns of the varied case (a "before"). */
+const COMPARE = process.env.BENCH_COMPARE ? path.resolve(process.env.BENCH_COMPARE) : undefined;
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 const large = Number(process.env.BENCH_WORKLOADS ?? 10000);
 const small = Math.max(1, Math.round(large / 10));
 const dir = mkdtempSync(path.join(os.tmpdir(), 'linkerd-inject-bench-'));
-try {
+const cases = process.env.BENCH_CASES ?? 'identical,varied';
+const verdict = (ok) => (ok ? 'OK' : 'MISSED');
+const row = (label, m) =>
+  console.log(
+    `${label.padEnd(52)}: median ${m.ms.toFixed(0).padStart(6)} ms, peak RSS ${m.rssMB.toFixed(0).padStart(4)} MB, output ${(m.bytes / 1e6).toFixed(1)} MB`,
+  );
+
+/** Near-identical workloads (workload.mjs's workload), in-process, at three sizes. */
+function identical() {
   const files = {};
   const huge = large * 4;
   for (const n of [small, large, huge]) {
@@ -125,10 +168,6 @@ try {
     writeFileSync(files[n], Array.from({ length: n }, (_, i) => workload(i)).join(''));
   }
   const mb = (n) => (readFileSync(files[n]).length / 1e6).toFixed(1);
-  const row = (label, m) =>
-    console.log(
-      `${label.padEnd(52)}: median ${m.ms.toFixed(0).padStart(6)} ms, peak RSS ${m.rssMB.toFixed(0).padStart(4)} MB, output ${(m.bytes / 1e6).toFixed(1)} MB`,
-    );
 
   const at = paired(
     {
@@ -161,7 +200,6 @@ try {
   row(`inject (annotations), ${large}, one thread`, at.annotateOne);
   row(`inject --manual, ${large}, heap ≤ ${CAPPED_HEAP_MB} MB`, cappedLarge);
   row(`inject --manual, ${huge}, heap ≤ ${CAPPED_HEAP_MB} MB`, cappedHuge);
-  const verdict = (ok) => (ok ? 'OK' : 'MISSED');
   const ratio = at.ratioTo('manual', 'floor');
   const scaling = at.manual.ms / manualSmall.ms;
   const rss = at.manual.rssMB / at.floor.rssMB;
@@ -178,6 +216,51 @@ try {
   console.log(
     `annotation mode at ${large}: ${at.ratioTo('annotate', 'floor').toFixed(2)}× the floor (one thread ${at.ratioTo('annotateOne', 'floor').toFixed(2)}×)`,
   );
+}
+
+/**
+ * Workloads that differ from each other (workload.mjs's variedWorkload), at the large size: in-process
+ * against the floor's time inside its process, and bin/linkerd as a whole process against the floor
+ * process's wall time, in the same turns.
+ */
+function varied() {
+  const file = path.join(dir, `varied-${large}.yaml`);
+  writeFileSync(file, Array.from({ length: large }, (_, i) => variedWorkload(i)).join(''));
+  const at = paired(
+    {
+      floor: { mode: 'floor' },
+      cli: { mode: 'cli' },
+      cliOne: { mode: 'cli', env: ONE_THREAD },
+      manual: { mode: 'manual' },
+      ...(COMPARE && { compare: { mode: 'compare' } }),
+    },
+    file,
+    runs,
+  );
+  const load = os.loadavg().map((l) => l.toFixed(1));
+  console.log(
+    `varied input: ${large} workloads and their ServiceAccounts, a Service and a ConfigMap per ten (${(readFileSync(file).length / 1e6).toFixed(1)} MB); ${runs} turns; load average ${load.join(', ')}`,
+  );
+  const wallRow = (label, m) => console.log(`${label.padEnd(52)}: median ${m.wallMs.toFixed(0).padStart(6)} ms wall`);
+  row(`floor: yaml parse + stringify, in-process`, at.floor);
+  wallRow(`floor: yaml parse + stringify, whole process`, at.floor);
+  row(`inject --manual, in-process`, at.manual);
+  wallRow(`bin/linkerd inject --manual, whole process`, at.cli);
+  wallRow(`bin/linkerd inject --manual, one thread`, at.cliOne);
+  const inProcess = at.ratioTo('manual', 'floor');
+  const whole = at.ratioTo('cli', 'floor', true);
+  console.log(`varied, in-process: ${inProcess.toFixed(2)}× the floor (target ≤ ${TARGET_RATIO}×) ${verdict(inProcess <= TARGET_RATIO)}`);
+  console.log(`varied, whole process (bin/linkerd): ${whole.toFixed(2)}× the floor process (target ≤ ${TARGET_RATIO}×) ${verdict(whole <= TARGET_RATIO)}`);
+  console.log(`  one thread: ${at.ratioTo('cliOne', 'floor', true).toFixed(2)}× the floor process`);
+  if (COMPARE) {
+    wallRow(`BENCH_COMPARE's bin/linkerd inject --manual`, at.compare);
+    console.log(`  BENCH_COMPARE (${COMPARE}): ${at.ratioTo('compare', 'floor', true).toFixed(2)}× the floor process`);
+  }
+}
+
+try {
+  if (cases.includes('identical')) identical();
+  if (cases.includes('varied')) varied();
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -17,7 +17,8 @@ import { MESH_CONTAINERS, MESH_INIT_CONTAINERS, MESH_VOLUMES } from './uninject.
  * (patch/mapAdditions.ts, patch/seqAdditions.ts) for the one kind of edit it covers: keys added
  * to the pod template's metadata, containers and volumes added to the pod spec. A document it
  * cannot handle with certainty gives undefined and goes through the Document path: anything
- * outside cst.ts's subset, List/Namespace/Service objects, a previous injection to strip (any
+ * outside cst.ts's subset, List and Namespace objects, a Service with `linkerd.io*` metadata (or any
+ * Service when --opaque-ports is set, see fastInjectStream), a previous injection to strip (any
  * `linkerd.io*` key on the object or pod template, a mesh container or volume), a workload whose
  * pod template, its metadata or spec is missing, and any edit landing in a flow collection, an
  * empty value, a replaced value or a line the patchers would refuse.
@@ -67,7 +68,9 @@ export function readCstObject(text: string): CstObject | undefined {
   const kind = (str(cstGet(root, 'kind')) ?? '').toLowerCase();
   const meta = cstMap(cstGet(root, 'metadata'));
   const name = (meta && (str(cstGet(meta, 'name')) || str(cstGet(meta, 'generateName')))) || '';
-  if (kind === LIST_KIND || kind === NAMESPACE_KIND || kind === SERVICE_KIND) return undefined;
+  if (kind === LIST_KIND || kind === NAMESPACE_KIND) return undefined;
+  // A Service is only changed by --opaque-ports (the caller checks) or by stripping linkerd metadata.
+  if (kind === SERVICE_KIND) return linkerdKeys(meta) ? undefined : { kind, name };
   const wk = workloadKind(kind);
   if (!wk) return { kind, name };
   let tmpl: CstMap | undefined = root;

@@ -1,5 +1,5 @@
 import { isMap, type YAMLMap, type YAMLSeq } from 'yaml';
-import type { Container, PodSpec, Volume } from 'kubernetes-types/core/v1.js';
+import type { Container, EnvVar, PodSpec, Volume } from 'kubernetes-types/core/v1.js';
 import {
   TRUST_ANCHORS_REQUIRED,
   injectedPodMetadata,
@@ -56,6 +56,8 @@ export interface InjectStreamResult {
   notes: ReportNote[];
   errors: string[];
 }
+
+const OPAQUE_PORTS_ANNOTATION = 'config.linkerd.io/opaque-ports';
 
 const SIDECAR_NAMES = new Set([PROXY_CONTAINER_NAME, 'istio-proxy', PROXY_INIT_CONTAINER_NAME, 'istio-init']);
 const SIDECAR_IMAGES = ['cr.l5d.io/linkerd/proxy:', 'gcr.io/istio-release/proxyv2:', 'cr.l5d.io/linkerd/proxy-init:', 'gcr.io/istio-release/proxy_init:'];
@@ -136,20 +138,83 @@ function marshalledParts(parts: SidecarParts): SidecarParts {
 
 /**
  * Marshalled parts shared by the workloads whose proxy comes out the same: rendered once per
- * (values, control-plane namespace, debug sidecar, what the templates read of the pod). They are
- * frozen copies, so nothing can change one workload's proxy through another's; frozen items also
- * let emit.ts reuse their rendered lines.
+ * (values, control-plane namespace, debug sidecar). They are frozen copies, so nothing can change
+ * one workload's proxy through another's; frozen items also let emit.ts reuse their rendered lines.
+ * What the templates read of a pod is its inbound ports (sidecarPodKey), and those only go into one
+ * env value: the parts are rendered once with a placeholder there, and each workload gets them with
+ * its own ports in that one item (a new proxy container and env list around the shared frozen
+ * rest). Parts where the placeholder does not turn up exactly once, as that env value, are rendered
+ * per ports instead.
  */
-const SHARED_PARTS = new WeakMap<Values, Map<string, SidecarParts>>();
+const SHARED_PARTS = new WeakMap<Values, Map<string, SidecarParts | PortsTemplate>>();
 const SHARED_PARTS_MAX = 256;
+
+/** Inbound ports no pod can declare (containerPort is a number): where it lands in the parts is where the ports go. */
+const PORTS_PLACEHOLDER = 'linkerd-ts-inbound-ports-placeholder';
+const PLACEHOLDER_POD: PodSpec = { containers: [{ name: 'app', ports: [{ containerPort: PORTS_PLACEHOLDER as unknown as number }] }] };
+
+const PART_LISTS = ['initContainersPrepend', 'initContainersAppend', 'containersPrepend', 'containersAppend', 'volumes'] as const;
+
+/** Shared parts whose one env item (`list[index].env[envIndex]`) takes a workload's inbound ports. */
+interface PortsTemplate {
+  template: SidecarParts;
+  list: (typeof PART_LISTS)[number];
+  index: number;
+  envIndex: number;
+}
+
+function isPortsTemplate(v: SidecarParts | PortsTemplate): v is PortsTemplate {
+  return 'template' in v;
+}
+
+/** Where the placeholder is in the parts, if it is there exactly once and as a whole env value; else undefined. */
+function portsTemplate(parts: SidecarParts): PortsTemplate | undefined {
+  let found: PortsTemplate | undefined;
+  let count = 0;
+  const scan = (v: unknown): void => {
+    if (typeof v === 'string') {
+      if (v.includes(PORTS_PLACEHOLDER)) count++;
+    } else if (typeof v === 'object' && v !== null) for (const x of Object.values(v)) scan(x);
+  };
+  scan(parts);
+  if (count !== 1) return undefined;
+  for (const list of PART_LISTS) {
+    for (const [index, item] of (parts[list] as Array<Container | Volume>).entries()) {
+      const env: unknown = 'image' in item ? item.env : undefined;
+      if (!Array.isArray(env)) continue;
+      const envIndex = env.findIndex((e: EnvVar) => e.value === PORTS_PLACEHOLDER);
+      if (envIndex >= 0) found = { template: parts, list, index, envIndex };
+    }
+  }
+  return found;
+}
+
+/** The template's parts with `ports` in place of the placeholder (only the items on the way to it are new). */
+function withPorts(t: PortsTemplate, ports: string): SidecarParts {
+  const container = t.template[t.list][t.index] as Container;
+  const env = [...(container.env ?? [])];
+  env[t.envIndex] = { ...(env[t.envIndex] as EnvVar), value: ports };
+  const list = [...t.template[t.list]];
+  list[t.index] = { ...container, env };
+  return { ...t.template, [t.list]: list };
+}
 
 function renderedParts(values: Values, shared: boolean, ctx: ProxyPodContext, debugSidecar: boolean): SidecarParts {
   const podKey = shared ? sidecarPodKey(ctx) : undefined;
   if (podKey === undefined) return marshalledParts(sidecarParts(values, ctx, { debugSidecar }));
   let byKey = SHARED_PARTS.get(values);
-  if (!byKey) SHARED_PARTS.set(values, (byKey = new Map<string, SidecarParts>()));
-  const key = `${ctx.controlPlaneNamespace}\n${String(debugSidecar)}\n${podKey}`;
-  let parts = byKey.get(key);
+  if (!byKey) SHARED_PARTS.set(values, (byKey = new Map<string, SidecarParts | PortsTemplate>()));
+  const base = `${ctx.controlPlaneNamespace}\n${String(debugSidecar)}`;
+  let template = byKey.get(base);
+  if (!template) {
+    const parts = deepFreeze(structuredClone(marshalledParts(sidecarParts(values, { ...ctx, podSpec: PLACEHOLDER_POD }, { debugSidecar }))));
+    // Parts without a place for the ports are rendered per ports, under keys of their own.
+    template = portsTemplate(parts) ?? parts;
+    byKey.set(base, template);
+  }
+  if (isPortsTemplate(template)) return withPorts(template, podKey);
+  const key = `${base}\n${podKey}`;
+  let parts = byKey.get(key) as SidecarParts | undefined;
   if (!parts) {
     parts = deepFreeze(structuredClone(marshalledParts(sidecarParts(values, ctx, { debugSidecar }))));
     if (byKey.size >= SHARED_PARTS_MAX) byKey.clear();
@@ -264,9 +329,9 @@ class Injector {
   }
 
   private service(ed: DocEditor, obj: YAMLMap, report: DocReport): void {
-    const opaque = this.s.overrides.get('config.linkerd.io/opaque-ports');
+    const opaque = this.s.overrides.get(OPAQUE_PORTS_ANNOTATION);
     if (opaque === undefined) return;
-    ed.setString(ed.ensureStringMap(ed.ensureMap(obj, 'metadata'), 'annotations'), 'config.linkerd.io/opaque-ports', opaque);
+    ed.setString(ed.ensureStringMap(ed.ensureMap(obj, 'metadata'), 'annotations'), OPAQUE_PORTS_ANNOTATION, opaque);
     report.outcome = 'annotated';
   }
 
@@ -445,7 +510,8 @@ function preStripFacts(ed: DocEditor, obj: YAMLMap): PreStripFacts {
  */
 export function fastInjectStream(text: string, settings: InjectSettings): InjectStreamResult | undefined {
   const obj = readCstObject(text);
-  if (!obj) return undefined;
+  // --opaque-ports annotates Services: the Document path writes that.
+  if (!obj || (obj.kind === SERVICE_KIND && settings.overrides.has(OPAQUE_PORTS_ANNOTATION))) return undefined;
   const injector = new Injector(settings);
   if (obj.workload) injector.cleanWorkload(obj.workload.pod, obj.kind, obj.name, obj.workload.wk);
   else injector.passedThrough(obj.kind, obj.name);

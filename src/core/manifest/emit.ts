@@ -120,7 +120,7 @@ function valueLines(head: string, v: Plain, col: number, style: BlockStyle, out:
       return;
     }
     out.push(head);
-    seqLines(v, col + style.seqIndent, style, out);
+    belowLines(v, col, style, out, () => seqLines(v, col + style.seqIndent, style, []));
     return;
   }
   if (!Object.keys(v).some((k) => v[k] !== undefined)) {
@@ -128,7 +128,16 @@ function valueLines(head: string, v: Plain, col: number, style: BlockStyle, out:
     return;
   }
   out.push(head);
-  mapLines(v, col + style.indent, style, out);
+  belowLines(v, col, style, out, () => mapLines(v, col + style.indent, style, []));
+}
+
+/** Lines of frozen collections under their key, by collection, column and layout. */
+const FROZEN_BELOW = new WeakMap<object, Map<string, readonly string[]>>();
+
+/** The lines of a non-empty collection below its key's line (rendered once for a frozen one). */
+function belowLines(v: Plain, col: number, style: BlockStyle, out: string[], render: () => string[]): void {
+  const lines = frozenMemo(FROZEN_BELOW, v, col, style, render) ?? render();
+  for (const line of lines) out.push(line);
 }
 
 /** One `key: value` entry of a block mapping, as lines with the key at `col`. */

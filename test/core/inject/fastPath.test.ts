@@ -8,7 +8,7 @@ import { parseYamlStream } from '../../../src/core/manifest/stream.js';
 import { segmentsOf } from '../../../src/core/manifest/segments.js';
 import { SETTINGS, manifest, settings } from './generators.js';
 import { ROOT } from './support.js';
-import { workload } from '../../../bench/workload.mjs';
+import { variedWorkload, workload } from '../../../bench/workload.mjs';
 
 /*
  * inject's fast path (a document read from the CST and patched as text) against the Document
@@ -39,6 +39,12 @@ async function compare(text: string, s: InjectSettings): Promise<number> {
   }
   return taken;
 }
+
+/**
+ * How many of the varied bench's first 200 workloads' documents the fast path takes: all of them
+ * (200 ServiceAccounts, 200 workloads, 20 Services, 20 ConfigMaps), but the Services with --opaque-ports.
+ */
+const takenOfVaried = (s: InjectSettings) => 440 - (s.overrides.has('config.linkerd.io/opaque-ports') ? 20 : 0);
 
 /** Hand-written layouts the generator does not produce; each is read by the fast path. */
 const LAYOUTS: Record<string, string> = {
@@ -179,6 +185,24 @@ describe('inject fast path', () => {
   it('gives the Document path’s bytes, reports and notes for the bench’s workloads, and takes every one of them', async () => {
     const text = Array.from({ length: 12 }, (_, i) => workload(i)).join('');
     for (const s of SETTINGS) expect(await compare(text, s)).toBe(12);
+  });
+
+  it('gives the Document path’s bytes, reports and notes for the varied bench’s 200 first workloads with --manual', async () => {
+    // 200 workloads, each with its ServiceAccount, and a Service and a ConfigMap per ten.
+    const text = Array.from({ length: 200 }, (_, i) => variedWorkload(i)).join('');
+    for (const s of SETTINGS.filter((x) => x.manual)) expect(await compare(text, s)).toBe(takenOfVaried(s));
+  });
+
+  it('passes a Service through unless --opaque-ports is set or it carries linkerd metadata', async () => {
+    const service = (meta: string) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: web # the front\n${meta}spec:\n  ports:\n  - port: 80\n`;
+    const plain = service('');
+    const marked = service('  annotations:\n    linkerd.io/created-by: linkerd/cli\n');
+    for (const s of SETTINGS) {
+      const opaque = s.overrides.has('config.linkerd.io/opaque-ports');
+      expect(await compare(plain, s)).toBe(opaque ? 0 : 1);
+      expect(fastInjectStream(marked, s)).toBeUndefined();
+      if (!opaque) expect(fastInjectStream(plain, s)?.output?.text).toBe(plain);
+    }
   });
 
   for (const [name, text] of Object.entries(LAYOUTS)) {
