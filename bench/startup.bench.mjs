@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Start-up of the commands CI calls most, each against the floor of the same machine and run
-// (`node -e 0`), from the V8 start-up snapshot and from the bundle (LINKERD_TS_NO_SNAPSHOT=1).
+// (`node -e 0`), as bin/linkerd starts it (a constant output printed without node, or a V8
+// start-up snapshot) and from the bundle (LINKERD_TS_NO_SNAPSHOT=1).
 // Every turn runs the floor and then each case once, so drift on a shared machine hits all
 // alike; a case's figure is the median of its per-turn ratios to that turn's floor. Output goes to
 // /dev/null, as `linkerd install | kubectl apply` would not print it either. A command that is not
@@ -101,7 +102,7 @@ rmSync(tmp, { recursive: true, force: true });
 
 console.log(`node -e 0: median ${median(floors).toFixed(1)} ms (${runs} turns)`);
 console.log(
-  `command                                   snapshot              bundle (LINKERD_TS_NO_SNAPSHOT=1)   target${compare ? `      ${process.env.BENCH_COMPARE}` : ''}`,
+  `command                                   launcher              bundle (LINKERD_TS_NO_SNAPSHOT=1)   target${compare ? `      ${process.env.BENCH_COMPARE}` : ''}`,
 );
 let missed = 0;
 for (const c of present) {
@@ -125,4 +126,4 @@ if (vizAt >= 0 && installAt >= 0) {
 }
 const e = variants.length - 1;
 console.log(`(an empty user snapshot, node's own heap in a blob: ${median(times[e]).toFixed(0)} ms ${median(ratios[e]).toFixed(2)}×)`);
-console.log(`${missed ? `${missed} target(s) missed` : 'every target met'} (from the snapshot; ratios are medians of per-turn ratios)`);
+console.log(`${missed ? `${missed} target(s) missed` : 'every target met'} (as bin/linkerd starts them; ratios are medians of per-turn ratios)`);

@@ -8,6 +8,8 @@
  *   with that same binary, unchanged, and no NODE_OPTIONS, and falls back to the bundle otherwise
  *   (see snapshotBlob.ts, which an installed package also runs as its postinstall).
  */
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { build, type BuildOptions } from 'esbuild';
 import { GLOBAL_FLAGS } from '../cli/globals.js';
@@ -35,7 +37,12 @@ const common: BuildOptions = {
 };
 const plugins = [yamlEnvOnce, zodEnglishOnly];
 
+/** This build's identity, in dist/bundle/build-id and dist/fast/env. */
+const BUILD_ID = randomUUID();
+
 async function bundle(): Promise<void> {
+  // The constant outputs go first: they must never outlive the bundle they came from.
+  rmSync('dist/fast', { recursive: true, force: true });
   rmSync('dist/bundle', { recursive: true, force: true });
   const { metafile } = await build({
     ...common,
@@ -51,6 +58,9 @@ async function bundle(): Promise<void> {
     metafile: true,
   });
   writeFileSync('dist/bundle-meta.json', JSON.stringify(metafile));
+  // What pairs the constant outputs with this bundle (bin/linkerd compares the two): modification
+  // times cannot, an installed package's are the times npm extracted each file.
+  writeFileSync('dist/bundle/build-id', `${BUILD_ID}\n`);
 }
 
 /** Each snapshot's entry (dist/snapshot/<name>.cjs), the list of them, then their blobs. */
@@ -79,5 +89,36 @@ async function snapshot(): Promise<void> {
   await buildSnapshotBlob('dist/snapshot');
 }
 
+/**
+ * dist/fast: the help of every command and `version --client`, made by the bundle just built, in
+ * a child process with an empty environment (see constantOutputs.ts). If it fails, the build
+ * says so and goes on: bin/linkerd then runs node for those requests too.
+ */
+function constantOutputs(): void {
+  const r = spawnSync(process.execPath, ['dist/src/build/constantOutputs.js', 'dist/bundle/main.js', 'dist/fast', BUILD_ID], { env: {}, encoding: 'utf8' });
+  if (r.status !== 0) {
+    process.stderr.write(`linkerd-ts: the constant outputs (dist/fast) were not made: ${r.stderr || r.error?.message || `exit ${r.status}`}\n`);
+    return;
+  }
+  const ca = extraCaProof(process.env.NODE_EXTRA_CA_CERTS);
+  if (ca) writeFileSync('dist/fast/ca', ca);
+}
+
+/**
+ * NODE_EXTRA_CA_CERTS names a file node reads as it starts (even `node -e 0` does), and a file it
+ * cannot read or parse makes it print a warning on stderr. The
+ * launcher serves constant outputs under it only when it names the file checked here, unchanged:
+ * its path and identity (`stat -L -c`, as the launcher compares it), when node loaded it without
+ * a word. Undefined when it is unset or does not load cleanly.
+ */
+function extraCaProof(file: string | undefined): string | undefined {
+  if (!file) return undefined;
+  const r = spawnSync(process.execPath, ['-e', "require('node:tls').createSecureContext()"], { env: { NODE_EXTRA_CA_CERTS: file }, encoding: 'utf8' });
+  if (r.status !== 0 || r.stderr !== '') return undefined;
+  const id = spawnSync('stat', ['-L', '-c', '%d:%i:%s:%Y:%Z', '--', file], { encoding: 'utf8' });
+  return id.status === 0 && id.stdout.trim() ? `${file}\n${id.stdout.trim()}\n` : undefined;
+}
+
 await bundle();
+constantOutputs();
 await snapshot();

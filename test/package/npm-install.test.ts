@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -64,7 +64,11 @@ describe('the npm package', () => {
     expect(packedFiles).toContain('dist/bundle/run.js');
     for (const f of ['dist/snapshot/start.cjs', 'dist/snapshot/render.cjs', 'dist/snapshot/edit.cjs', 'dist/snapshot/snapshots.json'])
       expect(packedFiles).toContain(f);
-    for (const f of packedFiles) expect(f).not.toMatch(/^(test|fixtures|bench|src|templates|node_modules)\/|\.ts$|^dist\/snapshot\/\w+\.blob$/);
+    // The constant outputs (help, version --client) and the variables that turn them off; not the
+    // build machine's NODE_EXTRA_CA_CERTS proof (dist/fast/ca).
+    for (const f of ['dist/fast/linkerd.--help', 'dist/fast/linkerd.version.--client', 'dist/fast/env']) expect(packedFiles).toContain(f);
+    for (const f of packedFiles)
+      expect(f).not.toMatch(/^(test|fixtures|bench|src|templates|node_modules)\/|\.ts$|^dist\/snapshot\/\w+\.blob$|^dist\/fast\/ca$/);
   });
 
   it('installs with npm install -g from the tarball, fetching only its runtime dependency tree', () => {
@@ -75,6 +79,18 @@ describe('the npm package', () => {
   it('runs DIR/bin/linkerd version --client with no checkout around', async () => {
     const r = await run(path.join(prefix, 'bin', 'linkerd'), ['version', '--client'], { cwd: work, env: { PATH: process.env.PATH, HOME: work } });
     expect(r.stdout).toMatch(/^Client version: \S+\n$/);
+  });
+
+  it('prints help and version --client from the constant outputs, without starting node', async () => {
+    // A `node` first on PATH that fails: an answer that reached node would show it.
+    const fakeBin = path.join(work, 'fake-node-bin');
+    mkdirSync(fakeBin, { recursive: true });
+    writeFileSync(path.join(fakeBin, 'node'), '#!/bin/sh\nexit 99\n', { mode: 0o755 });
+    const env = { PATH: `${fakeBin}:${process.env.PATH ?? ''}`, HOME: work };
+    const help = await run(path.join(prefix, 'bin', 'linkerd'), ['--help'], { cwd: work, env });
+    expect(help.stdout).toContain('Usage:\n  linkerd [command]\n');
+    const version = await run(path.join(prefix, 'bin', 'linkerd'), ['version', '--client'], { cwd: work, env });
+    expect(version.stdout).toMatch(/^Client version: \S+\n$/);
   });
 
   it('renders an install with --ignore-cluster', async () => {
