@@ -14,8 +14,6 @@ import { METRICS_API_DEPLOYMENT, metricsApiAt, metricsApiOfPod, type MetricsApi 
  * family's one findVizNamespace (vizConnection.ts), which copes with a namespace-scoped user.
  */
 
-export { VIZ_INSTALL_NAMESPACE };
-
 export interface MetricsApiTarget {
   cluster: KubeSelection;
   apiAddr?: string;
