@@ -112,9 +112,23 @@ export function flagUsageTexts(cmd: Command): { local: string; inherited: string
   return { local: flagUsages(localFlagRows(cmd)), inherited: inherited.length > 0 ? flagUsages(inherited) : '' };
 }
 
-/** cobra's UseLine: `linkerd install [flags]`, with the operands. */
+const useOf = new WeakMap<Command, string>();
+
+/**
+ * cobra's Use after the command's name, as the real command spells it (`[flags] (RESOURCE)`,
+ * `[flags] --tap resource (SERVICE)`); without it, the usage line is made from the arguments.
+ */
+export function setUse(cmd: Command, use: string): Command {
+  useOf.set(cmd, use.trim());
+  return cmd;
+}
+
+/** cobra's UseLine: `linkerd install [flags]`, with the operands; ` [flags]` is added when Use lacks it. */
 export function useLine(cmd: Command): string {
-  return `${commandPath(cmd)} [flags]${argumentsUsage(cmd)}`;
+  const use = useOf.get(cmd);
+  if (use === undefined) return `${commandPath(cmd)} [flags]${argumentsUsage(cmd)}`;
+  const line = use ? `${commandPath(cmd)} ${use}` : commandPath(cmd);
+  return use.includes('[flags]') ? line : `${line} [flags]`;
 }
 
 /** ` NAME`, ` [NAME]`, ` [NAME...]`: required, optional, repeatable. */

@@ -3,7 +3,7 @@ import type { GlobalOptions } from '../globals.js';
 import { setArgumentChoices } from '../completion/complete.js';
 import { UserError } from '../../core/errors.js';
 import { commandPath, usageHint } from '../help/cobraErrors.js';
-import { isPersistent, setExamples } from '../help/cobraHelp.js';
+import { isPersistent, setExamples, setUse, usageString } from '../help/cobraHelp.js';
 import { setDashDashRewrite, type DashDashRewrite } from './argv.js';
 import { addFlags, isRequiredFlag, type FlagSpec } from './flags.js';
 import type { CliIo } from './io.js';
@@ -27,7 +27,10 @@ export interface ArgSpec {
 export interface RunContext {
   /** The operands, one entry per declared argument (an array for a variadic one). */
   args: unknown[];
-  /** The command's own flags as commander parsed them (attribute names: `ignoreCluster`). */
+  /**
+   * The command's own flags as commander parsed them (attribute names: `ignoreCluster`), and the
+   * persistent flags its parent commands declare (`viz`'s `--viz-namespace`); the root's are `globals`.
+   */
   flags: Record<string, unknown>;
   globals: GlobalOptions;
   io: CliIo;
@@ -38,11 +41,25 @@ export interface RunContext {
 /** Resolves to the exit code, or to nothing for 0. */
 export type RunCommand = (ctx: RunContext) => Promise<number> | Promise<void>;
 
+/**
+ * cobra's Args rules that commander's declared arguments cannot say: MinimumNArgs (`min`),
+ * RangeArgs (`min` and `max`). Checked before the command runs; a refusal is cobra's words and
+ * the command's usage.
+ */
+export interface ArgCount {
+  min: number;
+  max?: number;
+}
+
 /** A top-level command's body; its name, aliases and summary come from its family's declaration. */
 export interface CommandBody {
   /** cobra's Long: the text atop its help (the summary when omitted). */
   long?: string;
   args?: readonly ArgSpec[];
+  /** How many operands it takes, when more than its declared arguments tell (a variadic one). */
+  argCount?: ArgCount;
+  /** cobra's Use after the name (`[flags] (RESOURCE)`), when it is not made from `args`. */
+  use?: string;
   flags?: readonly FlagSpec[];
   /** Flags another table declares (the values flags), and other commander settings. */
   configure?: (cmd: Command) => void;
@@ -64,8 +81,8 @@ export interface CommandSpec extends CommandBody {
   /** cobra's Hidden: runs, but help, completion and the reference leave it out. */
   hidden?: boolean;
   /**
-   * cobra's Deprecated: the command is hidden from its parent's help and, when run, first prints
-   * `Command "<name>" is deprecated, <deprecated>` to stderr.
+   * cobra's Deprecated: the command is hidden from its parent's help and, before its flags are
+   * parsed, prints `Command "<name>" is deprecated, <deprecated>` to stderr.
    */
   deprecated?: string;
 }
@@ -116,6 +133,31 @@ function checkAncestorFlags(cmd: Command): void {
   }
 }
 
+/** The values of the persistent flags of the commands between the root and `cmd`, then `cmd`'s own. */
+function flagsOf(cmd: Command): Record<string, unknown> {
+  const inherited: Record<string, unknown> = {};
+  const above: Command[] = [];
+  for (let p = cmd.parent; p?.parent; p = p.parent) above.unshift(p);
+  for (const p of above) {
+    for (const o of p.options) {
+      const value: unknown = p.getOptionValue(attributeOf(o));
+      if (isPersistent(o, p) && value !== undefined) inherited[attributeOf(o)] = value;
+    }
+  }
+  return { ...inherited, ...cmd.opts() };
+}
+
+/** cobra.MinimumNArgs / RangeArgs: the operand count against `count`, refused with the usage. */
+function checkArgCount(cmd: Command, count: ArgCount | undefined): void {
+  if (!count) return;
+  const n = cmd.args.length;
+  if (count.max === undefined) {
+    if (n < count.min) throw new UserError(`requires at least ${count.min} arg(s), only received ${n}`, { hint: usageString(cmd) });
+  } else if (n < count.min || n > count.max) {
+    throw new UserError(`accepts between ${count.min} and ${count.max} arg(s), received ${n}`, { hint: usageString(cmd) });
+  }
+}
+
 /** Declares `spec` (and its subcommands) under `parent`. */
 export function addCommand(parent: Command, spec: CommandSpec, session: RunSession): Command {
   const cmd = describe(parent.command(spec.name, { hidden: spec.hidden === true || spec.deprecated !== undefined }), spec);
@@ -127,19 +169,28 @@ export function addCommand(parent: Command, spec: CommandSpec, session: RunSessi
   addFlags(cmd, spec.flags ?? []);
   spec.configure?.(cmd);
   if (spec.examples !== undefined) setExamples(cmd, spec.examples);
+  if (spec.use !== undefined) setUse(cmd, spec.use);
+  if (spec.deprecated !== undefined) {
+    // cobra prints the deprecation before it parses the command's flags: on --help, a flag or
+    // argument error too, not only when the command runs.
+    const deprecated = spec.deprecated;
+    parent.hook('preSubcommand', (_parent, sub) => {
+      if (sub === cmd) session.io.stderr.write(`Command ${JSON.stringify(spec.name)} is deprecated, ${deprecated}\n`);
+    });
+  }
   if (spec.dashDash) setDashDashRewrite(cmd, spec.dashDash);
   for (const sub of spec.subcommands ?? []) addCommand(cmd, sub, session);
   const run = spec.run;
   if (run) {
     cmd.action(async () => {
-      if (spec.deprecated !== undefined) session.io.stderr.write(`Command ${JSON.stringify(spec.name)} is deprecated, ${spec.deprecated}\n`);
       checkAncestorFlags(cmd);
+      checkArgCount(cmd, spec.argCount);
       checkRequiredFlags(cmd);
       const globals = session.globals();
       if (globals.apiAddr !== undefined && spec.apiAddr !== true) {
         session.io.stderr.write(`Warning: --api-addr is ignored by "${commandPath(cmd)}"\n`);
       }
-      const code: unknown = await run({ args: cmd.processedArgs as unknown[], flags: cmd.opts(), globals, io: session.io, command: cmd });
+      const code: unknown = await run({ args: cmd.processedArgs as unknown[], flags: flagsOf(cmd), globals, io: session.io, command: cmd });
       session.exitCode = typeof code === 'number' ? code : 0;
     });
   } else {

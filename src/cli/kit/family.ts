@@ -23,8 +23,8 @@ export interface CommandLoader {
    */
   subcommands?: readonly CommandLoader[];
   /**
-   * cobra's Deprecated: hidden from help and completion, and a run first prints
-   * `Command "<name>" is deprecated, <deprecated>` to stderr.
+   * cobra's Deprecated: hidden from help and completion; before its flags are parsed (so also on
+   * --help and flag or argument errors) `Command "<name>" is deprecated, <deprecated>` goes to stderr.
    */
   deprecated?: string;
 }

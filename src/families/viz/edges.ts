@@ -55,7 +55,7 @@ interface EdgeRow {
 /** `name.namespace` of an identity (its first two labels). */
 const shortId = (id: string) => (id ? id.split('.').slice(0, 2).join('.') : '');
 
-function rows(list: readonly Edge[], json: boolean): EdgeRow[] {
+function rows(list: readonly Edge[], json: boolean, secured: string = OK_STATUS): EdgeRow[] {
   return list
     .map((e) => ({
       src: e.src?.name ?? '',
@@ -64,7 +64,7 @@ function rows(list: readonly Edge[], json: boolean): EdgeRow[] {
       dstNamespace: e.dst?.namespace ?? '',
       client: shortId(e.clientId),
       server: shortId(e.serverId),
-      msg: e.noIdentityMsg || (json ? '' : '√'),
+      msg: e.noIdentityMsg || (json ? '' : secured),
     }))
     .sort((a, b) => {
       const ka = a.srcNamespace + a.dstNamespace + a.src + a.dst;
@@ -77,9 +77,15 @@ function rows(list: readonly Edge[], json: boolean): EdgeRow[] {
 // eslint-disable-next-line @typescript-eslint/no-misused-spread
 const pad = (s: string, n: number) => s + ' '.repeat(Math.max(0, n - [...s].length));
 
-/** The table, or undefined when there is no edge (`No edges found.`). */
-export function edgesTable(list: readonly Edge[], wide: boolean): string | undefined {
-  const r = rows(list, false);
+/** The SECURED mark of an edge whose both ends have an identity (green on a terminal). */
+export const OK_STATUS = '√';
+
+/**
+ * The table, or undefined when there is no edge (`No edges found.`). `secured` is the mark as it
+ * prints (painted green on a terminal); like linkerd's len(), the widths count its bytes.
+ */
+export function edgesTable(list: readonly Edge[], wide: boolean, secured: string = OK_STATUS): string | undefined {
+  const r = rows(list, false, secured);
   if (r.length === 0) return undefined;
   const cols: Array<[keyof EdgeRow, string]> = [
     ['src', 'SRC'],

@@ -1,14 +1,28 @@
 import { deprecatedAliases, type CommandLoader, type FamilyDeclaration } from '../../cli/kit/family.js';
 import type { CommandBody } from '../../cli/kit/command.js';
+import type { FlagSpec } from '../../cli/kit/flags.js';
 
 /*
  * The viz family: the linkerd-viz extension's commands, checks and chart. Names, summaries and
  * loaders only; `linkerd viz --help` lists the subcommands from here without loading them.
  */
 
+/**
+ * The real `viz`'s persistent `--viz-namespace`: every viz subcommand takes it (the data commands
+ * and check read it; the others, dashboard included, accept it and ignore it).
+ */
+const VIZ_NAMESPACE_FLAG: FlagSpec = {
+  name: 'viz-namespace',
+  type: 'string',
+  help: "Name of the linkerd-viz namespace. If not set, it's automatically detected",
+  completion: 'namespaces',
+  persistent: true,
+};
+
 /** `linkerd viz` alone prints its help, as cobra does for a command without Run. */
 const vizRoot: CommandBody = {
   long: 'viz manages the linkerd-viz extension of Linkerd service mesh.',
+  flags: [VIZ_NAMESPACE_FLAG],
   run: ({ command }) => {
     command.outputHelp();
     return Promise.resolve();

@@ -30,19 +30,46 @@ export async function connectCluster(cluster: KubeSelection, env: NodeJS.Process
   }
 }
 
-/** The viz namespace: `override` (which must carry the viz label) or the one labelled so. */
-export async function vizNamespace(kube: KubeClient, override?: string): Promise<Namespace> {
+export const VIZ_INSTALL_NAMESPACE = 'linkerd-viz';
+
+/**
+ * Where viz is installed, as linkerd's GetNamespaceWithExtensionLabel finds it: `named` (which must
+ * carry the viz label), else the namespace labelled `linkerd.io/extension: viz`. A user who may not
+ * list namespaces (a namespace-scoped user; linkerd/linkerd2#13169) is answered with viz's install
+ * namespace, `linkerd-viz` (read when the user may, so its annotations count), instead of failing.
+ */
+export async function findVizNamespace(kube: KubeClient, named?: string): Promise<Namespace> {
+  if (named) {
+    const ns = await kube.find('namespaces', named);
+    if (!ns) throw new Error(`namespaces "${named}" not found`);
+    if (ns.metadata?.labels?.[EXTENSION_LABEL] !== 'viz') throw new Error('This is not a linkerd-viz namespace');
+    return ns;
+  }
   try {
-    if (override) {
-      const ns = await kube.find('namespaces', override);
-      if (!ns) throw new Error(`namespaces "${override}" not found`);
-      if (ns.metadata?.labels?.[EXTENSION_LABEL] !== 'viz') throw new Error('This is not a linkerd-viz namespace');
-      return ns;
-    }
     const labelled = await kube.list('namespaces', { labelSelector: EXTENSION_LABEL });
     const ns = labelled.find((n) => n.metadata?.labels?.[EXTENSION_LABEL] === 'viz');
     if (!ns) throw new Error(NOT_FOUND);
     return ns;
+  } catch (e) {
+    if (!isKubeError(e, 'forbidden')) throw e;
+  }
+  try {
+    const ns = await kube.find('namespaces', VIZ_INSTALL_NAMESPACE);
+    if (!ns) throw new Error(NOT_FOUND);
+    return ns;
+  } catch (e) {
+    if (isKubeError(e, 'forbidden')) return { metadata: { name: VIZ_INSTALL_NAMESPACE } };
+    throw e;
+  }
+}
+
+/**
+ * The viz namespace (findVizNamespace), its failures in the real CLI's two lines: a cluster that
+ * cannot be reached is `Kubernetes`, anything else (viz missing, a refusal) `Linkerd Viz`.
+ */
+export async function vizNamespace(kube: KubeClient, override?: string): Promise<Namespace> {
+  try {
+    return await findVizNamespace(kube, override);
   } catch (e) {
     if (isKubeError(e) && KUBERNETES_FAILURES.has(e.kind)) throw cannotConnect('Kubernetes', e.message);
     throw cannotConnect('Linkerd Viz', (e as Error).message);

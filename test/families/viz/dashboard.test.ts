@@ -164,6 +164,21 @@ describe('linkerd viz dashboard', () => {
     expect(await refused(port)).toBe(true);
   }, 120_000);
 
+  it('--as a user who may not list namespaces: viz is looked for in linkerd-viz (linkerd/linkerd2#13169)', async () => {
+    api.setDenials([{ verb: 'list', resource: 'namespaces', user: 'alice' }]);
+    try {
+      const run = startDashboard(['viz', 'dashboard', '--show', 'url', '-p', '0', '--wait', '0s', '--as', 'alice', '--kubeconfig', api.kubeconfigPath]);
+      const lines = await run.lines(4);
+      expect(lines[0]).toBe('Linkerd dashboard available at:');
+      const byAlice = api.requests.filter((r) => r.user === 'alice').map((r) => `${r.method} ${r.path}`);
+      expect(byAlice).toContain('GET /api/v1/namespaces/linkerd-viz/pods');
+      expect((await run.interrupt()).signal).toBe('SIGINT');
+      expect(run.stderr()).toBe('');
+    } finally {
+      api.setDenials([]);
+    }
+  }, 60_000);
+
   it('--show linkerd opens the browser with the platform opener; without one, prints where to go', async () => {
     const bin = path.join(tmp, 'bin');
     fs.mkdirSync(bin, { recursive: true });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../support/cli.js';
 import { expectGoldenFile } from '../../support/golden.js';
 import type { EdgesRequest, Edge, RouteRow, TopRoutesRequest } from '../../../src/families/viz/metricsApi/proto.js';
 import { useMetricsCluster } from './metricsCluster.js';
@@ -48,6 +49,23 @@ describe('viz edges', () => {
     expect((cluster.metrics.calls[0]?.request as EdgesRequest).selector?.resource).toMatchObject({ namespace: 'emojivoto', type: 'pod' });
     const json = await linkerd(['edges', 'po', '-n', 'emojivoto', '-o', 'json']);
     expectGoldenFile(path.join(GOLDEN, 'edges', 'table.json'), json.stdout);
+  });
+
+  it('SECURED √ is green on a terminal (FORCE_COLOR here), plain when CI or NO_COLOR refuse colour', async () => {
+    cluster.metrics.on('Edges', () => ({
+      response: { case: 'ok' as const, value: { edges: [EDGES[1]!, edge('prometheus', 'web', 'emojivoto', '', '', 'not_provided_by_remote')] } },
+    }));
+    const edges = (env: NodeJS.ProcessEnv) => runCli(['viz', 'edges', 'po', '-n', 'emojivoto', '--kubeconfig', cluster.api.kubeconfigPath], { env });
+    const green = '\u001b[32m√\u001b[39m';
+    const coloured = await edges({ CI: '', FORCE_COLOR: '1' });
+    expect(coloured.stdout).toContain(green);
+    expect(coloured.stdout).toContain('not_provided_by_remote');
+    expect(coloured.stdout.split('\u001b[32m')).toHaveLength(2);
+    for (const env of [{}, { CI: '', FORCE_COLOR: '1', NO_COLOR: '1' }, { CI: 'true', FORCE_COLOR: '1' }]) {
+      const plain = await edges(env);
+      expect(plain.stdout).toContain('√');
+      expect(plain.stdout).not.toContain('\u001b[');
+    }
   });
 
   it('errors in the real words', async () => {

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { CommandBody } from '../../../cli/kit/command.js';
 import { UserError } from '../../../core/errors.js';
-import { defaultNamespace, TIME_WINDOW_FLAG, VIZ_NAMESPACE_FLAG, withMetricsApi } from './metricsShared.js';
+import { defaultNamespace, TIME_WINDOW_FLAG, withMetricsApi } from './metricsShared.js';
 
 const AuthzFlags = z.object({
   namespace: z.string().optional(),
@@ -15,17 +15,17 @@ export const command: CommandBody = {
   apiAddr: true,
   long: 'Display stats for server authorizations for a resource.',
   args: [{ name: 'resource', help: 'the resource (TYPE/NAME or TYPE NAME)', variadic: true }],
+  argCount: { min: 1 },
+  use: '[flags] resource',
   flags: [
     { name: 'namespace', short: 'n', type: 'string', help: 'Namespace of the specified resource', completion: 'namespaces' },
     TIME_WINDOW_FLAG,
     { name: 'output', short: 'o', type: 'string', default: 'table', help: 'Output format; one of: "table" or "json" or "wide"' },
     // Accepted, as the real command accepts it, and not sent.
     { name: 'selector', short: 'l', type: 'string', default: '', help: "Selector (label query) to filter on, supports '=', '==', and '!='" },
-    VIZ_NAMESPACE_FLAG,
   ],
   run: async ({ args, flags, globals, io }) => {
     const resource = (args[0] as string[] | undefined) ?? [];
-    if (resource.length < 1) throw new UserError(`requires at least 1 arg(s), only received 0`);
     const f = AuthzFlags.parse(flags);
     const a = await import('../authz.js');
     const namespace = f.namespace || (await defaultNamespace(globals, io));

@@ -24,7 +24,6 @@ code.`,
     { name: 'proxy', type: 'bool', default: false, help: 'Also run data-plane checks, to determine if the data plane is healthy' },
     { name: 'wait', type: 'duration', default: '5m0s', help: 'Maximum allowed time for all tests to pass' },
     { name: 'namespace', short: 'n', type: 'string', help: 'Namespace to use for --proxy checks (default: all namespaces)', completion: 'namespaces' },
-    { name: 'viz-namespace', type: 'string', help: "Name of the linkerd-viz namespace. If not set, it's automatically detected" },
   ],
   run: async ({ flags, globals, io }) => {
     const opts = CheckOptions.parse(flags);

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { CommandBody } from '../../../cli/kit/command.js';
 import { UserError } from '../../../core/errors.js';
-import { defaultNamespace, VIZ_NAMESPACE_FLAG, withMetricsApi } from './metricsShared.js';
+import { defaultNamespace, withMetricsApi } from './metricsShared.js';
 
 const EdgesFlags = z.object({ namespace: z.string().optional(), output: z.string(), allNamespaces: z.boolean(), vizNamespace: z.string().optional() });
 
@@ -31,6 +31,7 @@ export const command: CommandBody = {
   * replicationcontrollers
   * statefulsets`,
   args: [{ name: 'RESOURCETYPE', help: 'the type of resource to display edges within', required: true }],
+  use: '[flags] (RESOURCETYPE)',
   examples: `  # Get all edges between pods that either originate from or terminate in the test namespace.
   linkerd viz edges po -n test
 
@@ -49,7 +50,6 @@ export const command: CommandBody = {
       default: false,
       help: 'If present, returns edges across all namespaces, ignoring the "--namespace" flag',
     },
-    VIZ_NAMESPACE_FLAG,
   ],
   run: async ({ args, flags, globals, io }) => {
     const f = EdgesFlags.parse(flags);
@@ -77,7 +77,9 @@ export const command: CommandBody = {
       io.stdout.write(e.edgesJson(found));
       return 0;
     }
-    const table = e.edgesTable(found, f.output === 'wide');
+    const { painterFor } = await import('../../../cli/output/terminal.js');
+    const paint = await painterFor(io.stdout, io.env);
+    const table = e.edgesTable(found, f.output === 'wide', paint.green(e.OK_STATUS));
     if (table === undefined) io.stderr.write('No edges found.\n');
     else io.stdout.write(table);
     return 0;

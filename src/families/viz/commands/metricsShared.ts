@@ -3,14 +3,10 @@ import type { CliIo } from '../../../cli/kit/io.js';
 import type { FlagSpec } from '../../../cli/kit/flags.js';
 import type { MetricsApi } from '../metricsApi/client.js';
 
-/* What the metrics-API commands (stat, edges, routes, authz) share: flags, namespace, the client. */
-
-export const VIZ_NAMESPACE_FLAG: FlagSpec = {
-  name: 'viz-namespace',
-  type: 'string',
-  help: "Name of the linkerd-viz namespace. If not set, it's automatically detected",
-  completion: 'namespaces',
-};
+/*
+ * What the metrics-API commands (stat, edges, routes, authz) share: flags, namespace, the client.
+ * `--viz-namespace` is `viz`'s own persistent flag (index.ts); each command reads it with its flags.
+ */
 
 export const TIME_WINDOW_FLAG: FlagSpec = {
   name: 'time-window',

@@ -11,6 +11,7 @@ const ProfileOptions = z.object({
   tapRouteLimit: z.string(),
   namespace: z.string().optional(),
   output: z.string(),
+  vizNamespace: z.string().optional(),
 });
 
 const DNS_1035 = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
@@ -31,6 +32,7 @@ function labelErrors(value: string, re: RegExp, msg: string): string | undefined
 export const command: CommandBody = {
   long: 'Output service profile config for Kubernetes based off tap data.',
   args: [{ name: 'SERVICE', help: 'The service to profile', required: true }],
+  use: '[flags] --tap resource (SERVICE)',
   examples: `  # Generate a profile by watching live traffic.
   linkerd viz profile -n emojivoto web-svc --tap deploy/web --tap-duration 10s --tap-route-limit 5
 `,
@@ -78,7 +80,7 @@ export const command: CommandBody = {
       client.close();
     }
 
-    const tap = await startTap(globals, { resource: o.tap, namespace, maxRps: 0 }, io.env);
+    const tap = await startTap(globals, { resource: o.tap, namespace, maxRps: 0, vizNamespace: o.vizNamespace || undefined }, io.env);
     let timedOut = false;
     const timer = setTimeout(
       () => {

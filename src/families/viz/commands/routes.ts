@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { CommandBody } from '../../../cli/kit/command.js';
 import { UserError } from '../../../core/errors.js';
-import { defaultNamespace, TIME_WINDOW_FLAG, VIZ_NAMESPACE_FLAG, withMetricsApi } from './metricsShared.js';
+import { defaultNamespace, TIME_WINDOW_FLAG, withMetricsApi } from './metricsShared.js';
 
 const RoutesFlags = z.object({
   namespace: z.string().optional(),
@@ -19,6 +19,7 @@ export const command: CommandBody = {
 
 This command will only display traffic which is sent to a service that has a Service Profile defined.`,
   args: [{ name: 'RESOURCE', help: 'the resource whose routes to show', required: true }],
+  use: '[flags] (RESOURCES)',
   examples: `  # Routes for the webapp service in the test namespace.
   linkerd viz routes service/webapp -n test
 
@@ -36,7 +37,6 @@ This command will only display traffic which is sent to a service that has a Ser
     },
     { name: 'output', short: 'o', type: 'string', default: 'table', help: 'Output format; one of: "table", "wide", or "json"' },
     { name: 'selector', short: 'l', type: 'string', default: '', help: "Selector (label query) to filter on, supports '=', '==', and '!='" },
-    VIZ_NAMESPACE_FLAG,
   ],
   run: async ({ args, flags, globals, io }) => {
     const f = RoutesFlags.parse(flags);

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { CommandBody } from '../../../cli/kit/command.js';
 import { UserError } from '../../../core/errors.js';
-import { defaultNamespace, TIME_WINDOW_FLAG, VIZ_NAMESPACE_FLAG, withMetricsApi } from './metricsShared.js';
+import { defaultNamespace, TIME_WINDOW_FLAG, withMetricsApi } from './metricsShared.js';
 
 const StatFlags = z.object({
   namespace: z.string().optional(),
@@ -62,6 +62,8 @@ export const command: CommandBody = {
 This command will hide resources that have completed, such as pods that are in the Succeeded or Failed phases.
 If no resource name is specified, displays stats about all resources of the specified RESOURCETYPE`,
   args: [{ name: 'RESOURCES', help: 'the resources to show stats about', variadic: true }],
+  argCount: { min: 1 },
+  use: '[flags] (RESOURCES)',
   examples: `  # Get all deployments in the test namespace.
   linkerd viz stat deployments -n test
 
@@ -121,11 +123,9 @@ If no resource name is specified, displays stats about all resources of the spec
     { name: 'output', short: 'o', type: 'string', default: 'table', help: 'Output format; one of: "table" or "json" or "wide"' },
     { name: 'selector', short: 'l', type: 'string', default: '', help: "Selector (label query) to filter on, supports '=', '==', and '!='" },
     { name: 'unmeshed', type: 'bool', default: false, help: 'If present, include unmeshed resources in the output' },
-    VIZ_NAMESPACE_FLAG,
   ],
   run: async ({ args, flags, globals, io }) => {
     const resources = (args[0] as string[] | undefined) ?? [];
-    if (resources.length < 1) throw new UserError(`requires at least 1 arg(s), only received 0`);
     const f = StatFlags.parse(flags);
     const [stat, print] = await Promise.all([import('../stat.js'), import('../print/statTable.js')]);
     const contextNamespace = await defaultNamespace(globals, io);

@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { UserError } from '../../../core/errors.js';
 import type { CommandBody } from '../../../cli/kit/command.js';
 
 /* `viz stat-inbound` and `viz stat-outbound`: the same flags, the same path, one direction each. */
@@ -43,16 +42,16 @@ export function statTrafficCommand(direction: 'inbound' | 'outbound'): CommandBo
         ? `Display inbound traffic stats about a resource.\n\n${RESOURCE_HELP('display stats from')}`
         : `Display outbound traffic stats about a resource.\n\n${RESOURCE_HELP('aggregate stats over')}`,
     args: [{ name: 'RESOURCE', help: 'TYPE/NAME of the target', variadic: true }],
+    argCount: { min: 1 },
+    use: '[flags] (RESOURCE)',
     flags: [
       { name: 'output', short: 'o', type: 'string', default: 'table', help: 'Output format; one of: "table" or "json" or "wide"' },
       { name: 'namespace', short: 'n', type: 'string', help: 'Namespace', completion: 'namespaces' },
       { name: 'time-window', short: 't', type: 'string', default: '1m', help: 'Stat window (for example: "10s", "1m", "10m", "1h")' },
       { name: 'prometheusURL', type: 'string', help: 'Address of Prometheus instance to query' },
-      { name: 'viz-namespace', type: 'string', help: "Name of the linkerd-viz namespace. If not set, it's automatically detected" },
     ],
     run: async ({ args, flags, globals, io }) => {
       const words = (args[0] as string[] | undefined) ?? [];
-      if (words.length === 0) throw new UserError('requires at least 1 arg(s), only received 0');
       const o = StatTrafficOptions.parse(flags);
       const { statTraffic } = await import('../statTraffic.js');
       io.stdout.write(

@@ -1,6 +1,5 @@
 import * as z from 'zod';
 import type { FlagSpec } from '../../../cli/kit/flags.js';
-import { UserError } from '../../../core/errors.js';
 import { DEFAULT_MAX_RPS, parseMaxRps, type TapRequestParams } from './request.js';
 
 /* The flags tap and top share (viz/cmd/tap.go, top.go), and their operands. */
@@ -28,7 +27,8 @@ export const SELECTOR_FLAG: FlagSpec = {
   help: "Selector (label query) to filter on, supports '=', '==', and '!='",
 };
 
-export const TAP_RESOURCE_ARG = { name: 'RESOURCE', help: '(TYPE [NAME] | TYPE/NAME)', required: true, variadic: true } as const;
+/** One or two words (cobra.RangeArgs(1, 2), the commands' argCount). */
+export const TAP_RESOURCE_ARG = { name: 'RESOURCE', help: '(TYPE [NAME] | TYPE/NAME)', variadic: true } as const;
 
 const FilterFlags = z.object({
   namespace: z.string().optional(),
@@ -40,14 +40,18 @@ const FilterFlags = z.object({
   authority: z.string().optional(),
   path: z.string().optional(),
   selector: z.string().optional(),
+  vizNamespace: z.string().optional(),
 });
 
+/** A tap's request parameters, the namespace left to the kubeconfig when not given, and `--viz-namespace`. */
+export type TapCommandParams = Omit<TapRequestParams, 'namespace'> & { namespace?: string; vizNamespace?: string };
+
 /** The request parameters of the operands and flags; the namespace is filled in once the kubeconfig is read. */
-export function tapParams(args: unknown[], flags: Record<string, unknown>): Omit<TapRequestParams, 'namespace'> & { namespace?: string } {
+export function tapParams(args: unknown[], flags: Record<string, unknown>): TapCommandParams {
   const words = (args[0] as string[] | undefined) ?? [];
-  if (words.length < 1 || words.length > 2) throw new UserError(`accepts between 1 and 2 arg(s), received ${words.length}`);
   const f = FilterFlags.parse(flags);
   return {
+    vizNamespace: f.vizNamespace || undefined,
     resource: words.join('/'),
     namespace: f.namespace || undefined,
     toResource: f.to || undefined,

@@ -6,7 +6,8 @@ import type { KubeSelection } from '../../../core/kube/kubeconfig.js';
 import { openTap, TapStreamError, type TapStream } from './client.js';
 import type { TapEvent } from './proto.js';
 import { ensureVizReachable } from './reachable.js';
-import { buildTapByResourceRequest, type TapRequestParams } from './request.js';
+import type { TapCommandParams } from './flags.js';
+import { buildTapByResourceRequest } from './request.js';
 
 /*
  * One tap from the command line: the kubeconfig's namespace as the default, the request built
@@ -22,11 +23,7 @@ export interface OpenedTap {
   close(): void;
 }
 
-export async function startTap(
-  cluster: KubeSelection,
-  params: Omit<TapRequestParams, 'namespace'> & { namespace?: string },
-  env: NodeJS.ProcessEnv,
-): Promise<OpenedTap> {
+export async function startTap(cluster: KubeSelection, params: TapCommandParams, env: NodeJS.ProcessEnv): Promise<OpenedTap> {
   const client = await connectKube(cluster, { env });
   try {
     const namespace = params.namespace || client.namespace;
@@ -37,7 +34,7 @@ export async function startTap(
       if (e instanceof UserError) throw UserError.verbatim(`${e.message}\n`);
       throw e;
     }
-    await ensureVizReachable(client);
+    await ensureVizReachable(client, params.vizNamespace);
     let stream: TapStream;
     try {
       stream = await openTap(client, req);

@@ -116,7 +116,10 @@ describe('viz tap (loopback API server, tap APIService)', () => {
       code: 1,
       stderr: expect.stringContaining('invalid argument "lots" for "--max-rps" flag'),
     });
-    expect(await tap(['a', 'b', 'c'], bare)).toMatchObject({ code: 1, stderr: 'Error: accepts between 1 and 2 arg(s), received 3\n' });
+    expect(await tap(['a', 'b', 'c'], bare)).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/^Error: accepts between 1 and 2 arg\(s\), received 3\nUsage:\n {2}linkerd viz tap \[flags\] \(RESOURCE\)\n/),
+    });
     expect(bare.requestCount()).toBe(before);
   });
 
