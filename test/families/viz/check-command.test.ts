@@ -7,6 +7,9 @@ import { createWebhookCert, generateEcdsaP256Key } from '../../../src/core/pki/i
 import { allowScrapesObjects } from '../../../src/families/viz/allowScrapes.js';
 import { clusterWithViz } from './cluster.js';
 import { startMetricsApiServer, type MetricsApiServer } from './metricsApiServer.js';
+import { clientVersion } from '../../../src/core/version.js';
+
+const CLI_VERSION = clientVersion({});
 
 let noVersionCheck: string;
 let metrics: MetricsApiServer;
@@ -69,6 +72,8 @@ describe('linkerd viz check (loopback API server)', () => {
     const latest = await versionServer({ edge: 'edge-26.9.1', stable: 'stable-2.14.10' });
     const r = await linkerd(['viz', 'check', '--kubeconfig', s.kubeconfigPath], latest.url);
     await latest.stop();
+    // viz asks versioncheck itself, as install `unknown` (not the control plane's uid).
+    expect(latest.requests).toEqual([`/version.json?version=${CLI_VERSION}&uuid=unknown&source=cli`]);
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(`${HEALTHY}\nStatus check results are √\n`);
     expect(r.code).toBe(0);
@@ -262,6 +267,27 @@ describe('linkerd viz check (loopback API server)', () => {
     expect(r.code).toBe(0);
     const listPods = metrics.calls.slice(before).find((c) => c.method === 'ListPods');
     expect(listPods?.request).toMatchObject({ selector: { resource: { namespace: 'emojivoto' } } });
+  });
+
+  it('an unreachable versioncheck warns on the proxies up-to-date check with the fetch error (viz has no latest-version check)', async () => {
+    const s = await serve(await clusterWithViz());
+    const r = await linkerd(['viz', 'check', '--kubeconfig', s.kubeconfigPath]);
+    const port = new URL(noVersionCheck).port;
+    expect(r.stdout).toContain(
+      `√ viz extension proxies are healthy\n‼ viz extension proxies are up-to-date\n    Get "http://127.0.0.1:${port}/version.json?version=${CLI_VERSION}&uuid=unknown&source=cli": dial tcp 127.0.0.1:${port}: connect: connection refused\n    see https://linkerd.io/2/checks/#l5d-viz-proxy-cp-version for hints\n√ viz extension proxies and cli versions match\n`,
+    );
+    expect(r.code).toBe(0);
+    const json = JSON.parse((await linkerd(['viz', 'check', '-o', 'json', '--kubeconfig', s.kubeconfigPath])).stdout) as {
+      categories: Array<{ checks: Array<{ description: string; result: string }> }>;
+    };
+    expect(json.categories[0]?.checks.find((c) => c.description === 'viz extension proxies are up-to-date')?.result).toBe('warning');
+  });
+
+  it('a kubeconfig that cannot make a client ends the run before any check, in the real words', async () => {
+    for (const output of ['table', 'json']) {
+      const r = await linkerd(['viz', 'check', '-o', output, '--kubeconfig', '/nonexistent']);
+      expect([r.code, r.stdout, r.stderr]).toEqual([1, '', 'Error initializing k8s API client: stat /nonexistent: no such file or directory\n']);
+    }
   });
 
   it('refuses an unknown output format in the real words', async () => {
