@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { UserError } from '../core/errors.js';
 import type { KubeSelection } from '../core/kube/kubeconfig.js';
 import { addFlags, type FlagSpec } from './kit/flags.js';
+import { NAMESPACE_ENV_NOTE } from './kit/namespaceEnv.js';
 
 /** Flags every command accepts, as the real CLI's persistent flags. */
 export interface GlobalOptions extends KubeSelection {
@@ -18,7 +19,7 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = [
     short: 'L',
     type: 'string',
     default: 'linkerd',
-    help: 'Namespace in which Linkerd is installed ($LINKERD_NAMESPACE)',
+    help: `Namespace in which Linkerd is installed${NAMESPACE_ENV_NOTE}`,
     completion: 'namespaces',
   },
   { name: 'cni-namespace', type: 'string', default: 'linkerd-cni', help: 'Namespace in which the Linkerd CNI plugin is installed', completion: 'namespaces' },
@@ -53,14 +54,15 @@ export function addGlobalFlags(program: Command): Command {
 }
 
 /**
- * Resolve the persistent flags, applying LINKERD_NAMESPACE when -L was left at its default.
+ * Resolve the persistent flags, applying LINKERD_NAMESPACE when -L was left at its default and
+ * the command reads it (`namespaceEnv`; not under viz or multicluster, whose real -L is their own).
  * `verbose` is reported before the namespace is checked, so that error can carry a stack trace too.
  */
-export function resolveGlobals(program: Command, env: NodeJS.ProcessEnv, onVerbose: (verbose: boolean) => void = () => {}): GlobalOptions {
+export function resolveGlobals(program: Command, env: NodeJS.ProcessEnv, onVerbose: (verbose: boolean) => void = () => {}, namespaceEnv = true): GlobalOptions {
   const o = GlobalFlagsSchema.parse(program.opts());
   onVerbose(o.verbose);
   let ns = o.linkerdNamespace;
-  if (program.getOptionValueSource('linkerdNamespace') === 'default' && env.LINKERD_NAMESPACE) {
+  if (namespaceEnv && program.getOptionValueSource('linkerdNamespace') === 'default' && env.LINKERD_NAMESPACE) {
     ns = env.LINKERD_NAMESPACE;
   }
   if (!NAMESPACE_RE.test(ns)) throw new UserError(`${ns} is not a valid namespace`);

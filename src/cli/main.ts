@@ -8,6 +8,7 @@ import { normalizeArgs } from './kit/argv.js';
 import { addCommand, addCommandStub, type RunSession } from './kit/command.js';
 import { commandLoaders, completionSources, type CommandLoader, type FamilyDeclaration } from './kit/family.js';
 import { processIo, type CliIo } from './kit/io.js';
+import { ignoreNamespaceEnv, readsNamespaceEnv } from './kit/namespaceEnv.js';
 import { terminalText } from './output/sanitize.js';
 
 /** Global flags that take a value, so the first positional argument can be found without parsing. */
@@ -104,7 +105,7 @@ export function buildProgram(session: RunSession = newSession(processIo())): Com
   // validated before any command runs.
   program.hook('preAction', async (_root, action) => {
     rejectExcessArguments(action);
-    s.resolved = resolveGlobals(program, s.io.env, (verbose) => (s.verbose = verbose));
+    s.resolved = resolveGlobals(program, s.io.env, (verbose) => (s.verbose = verbose), readsNamespaceEnv(action));
     if (s.verbose) {
       const [{ observeRequests }, { requestLogLine }] = await Promise.all([import('../core/kube/requestLog.js'), import('./output/requestLog.js')]);
       observeRequests((r) => s.io.stderr.write(requestLogLine(r)));
@@ -125,6 +126,7 @@ async function addLoaded(parent: Command, loader: CommandLoader, session: RunSes
     { ...command, name: loader.name, aliases: loader.aliases, summary: loader.summary, hidden: loader.hidden, deprecated: loader.deprecated },
     session,
   );
+  if (loader.namespaceEnv === false) ignoreNamespaceEnv(cmd);
   for (const sub of loader.subcommands ?? []) {
     if (wanted === undefined || sub.name === wanted || sub.aliases?.includes(wanted)) await addLoaded(cmd, sub, session);
     else addCommandStub(cmd, sub);

@@ -25,6 +25,38 @@ describe('linkerd (root command)', () => {
     expect(flagWins.code).toBe(0);
   });
 
+  it('under viz and multicluster, -L is their own: LINKERD_NAMESPACE neither sets it nor shows in their help', async () => {
+    const env = { LINKERD_NAMESPACE: 'envns' };
+    const viz = await runCli(['viz', 'install', '--ignore-cluster'], { env });
+    expect([viz.code, viz.stderr]).toEqual([0, '']);
+    expect(viz.stdout).toContain("'-controller-namespace=linkerd'");
+    expect(viz.stdout).not.toContain('envns');
+    const flag = await runCli(['viz', 'install', '--ignore-cluster', '-L', 'flagns'], { env });
+    expect(flag.stdout.split('flagns').length - 1).toBe(10);
+    const mc = await runCli(['mc', 'install', '--ignore-cluster'], { env });
+    expect(mc.code).toBe(0);
+    expect(mc.stdout).not.toContain('envns');
+    // The variable is not even validated there, as nothing reads it.
+    expect((await runCli(['viz', 'install', '--ignore-cluster'], { env: { LINKERD_NAMESPACE: 'no_good' } })).code).toBe(0);
+    // The core commands still read it.
+    expect((await runCli(['install', '--ignore-cluster'], { env })).stdout).toContain('\n  namespace: envns\n');
+    const own = '  -L, --linkerd-namespace string   Namespace in which Linkerd is installed (default "linkerd")\n';
+    for (const args of [
+      ['viz', '--help'],
+      ['viz', 'install', '--help'],
+      ['stat', '--help'],
+      ['mc', '--help'],
+      ['multicluster', 'link-gen', '--help'],
+    ]) {
+      const help = await runCli(args, { env });
+      expect(help.stdout, args.join(' ')).toContain(own);
+      expect(help.stdout, args.join(' ')).not.toContain('$LINKERD_NAMESPACE');
+    }
+    expect((await runCli(['install', '--help'])).stdout).toContain(
+      '  -L, --linkerd-namespace string   Namespace in which Linkerd is installed ($LINKERD_NAMESPACE) (default "linkerd")\n',
+    );
+  });
+
   it('runs linkerd-<name> from PATH for an unknown subcommand, passing the arguments through', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'l5d-plugin-'));
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,5 +1,6 @@
 import type { Command, Help, Option } from 'commander';
 import { commandPath } from './commandPath.js';
+import { NAMESPACE_ENV_NOTE, readsNamespaceEnv } from '../kit/namespaceEnv.js';
 
 /*
  * Help in cobra's layout (Usage, Aliases, Examples, Available Commands, Flags, Global Flags), with
@@ -100,8 +101,14 @@ export function isPersistent(option: Option, owner: Command): boolean {
 
 function inheritedFlagRows(cmd: Command): FlagRow[] {
   const rows: FlagRow[] = [];
+  // Under viz and multicluster, -L is the extension's own flag: no `($LINKERD_NAMESPACE)` in its help.
+  const plainNamespace = !readsNamespaceEnv(cmd);
   for (let p = cmd.parent; p; p = p.parent) {
-    for (const o of p.options) if (!o.hidden && !isHelpOption(o) && isPersistent(o, p)) rows.push(flagRow(o, o.description));
+    for (const o of p.options) {
+      if (o.hidden || isHelpOption(o) || !isPersistent(o, p)) continue;
+      const own = plainNamespace && p.parent === null && o.long === '--linkerd-namespace';
+      rows.push(flagRow(o, own ? o.description.replace(NAMESPACE_ENV_NOTE, '') : o.description));
+    }
   }
   return rows;
 }

@@ -27,6 +27,11 @@ export interface CommandLoader {
    * --help and flag or argument errors) `Command "<name>" is deprecated, <deprecated>` goes to stderr.
    */
   deprecated?: string;
+  /**
+   * `false`: the command (with all below it) has the real CLI's own `-L`, which
+   * `$LINKERD_NAMESPACE` does not set (viz, multicluster); the root's `-L` reads it.
+   */
+  namespaceEnv?: false;
 }
 
 /** What a flag value completes from (`namespaces`, `contexts`, …), given the words typed so far. */
@@ -59,7 +64,17 @@ export interface FamilyDeclaration {
 export function deprecatedAliases(parent: CommandLoader, path: string, uses: Readonly<Record<string, string>>): CommandLoader[] {
   return Object.entries(uses).flatMap(([name, use]) => {
     const sub = parent.subcommands?.find((s) => s.name === name);
-    return sub ? [{ name, summary: sub.summary, load: () => sub.load(), deprecated: `use instead '${path} ${use}'\n` }] : [];
+    return sub
+      ? [
+          {
+            name,
+            summary: sub.summary,
+            load: () => sub.load(),
+            deprecated: `use instead '${path} ${use}'\n`,
+            namespaceEnv: parent.namespaceEnv ?? sub.namespaceEnv,
+          },
+        ]
+      : [];
   });
 }
 

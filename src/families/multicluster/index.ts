@@ -11,6 +11,7 @@ export const multicluster: FamilyDeclaration = {
     {
       name: 'multicluster',
       aliases: ['mc'],
+      namespaceEnv: false,
       summary: 'Manages the multicluster setup for Linkerd',
       load: () => import('./command.js'),
     },

@@ -33,6 +33,8 @@ const vizCommand: CommandLoader = {
   name: 'viz',
   summary: 'viz manages the linkerd-viz extension of Linkerd service mesh',
   load: () => Promise.resolve({ command: vizRoot }),
+  // The real viz declares its own -L: $LINKERD_NAMESPACE does not set it.
+  namespaceEnv: false,
   subcommands: [
     { name: 'allow-scrapes', summary: 'Output Kubernetes resources to authorize Prometheus scrapes', load: () => import('./commands/allow-scrapes.js') },
     { name: 'authz', summary: 'Display stats for server authorizations for a resource', load: () => import('./commands/authz.js') },

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { startApiServer, type ApiServer, type StoredObject } from '../../support/apiserver.js';
 import { closedPort, versionServer } from '../../core/check/support/run.js';
 import { edit } from '../../core/check/support/clusters.js';
@@ -7,6 +7,9 @@ import { createWebhookCert, generateEcdsaP256Key } from '../../../src/core/pki/i
 import { allowScrapesObjects } from '../../../src/families/viz/allowScrapes.js';
 import { clusterWithViz } from './cluster.js';
 import { startMetricsApiServer, type MetricsApiServer } from './metricsApiServer.js';
+import { clientVersion } from '../../../src/core/version.js';
+
+const CLI_VERSION = clientVersion({});
 
 let noVersionCheck: string;
 let metrics: MetricsApiServer;
@@ -69,6 +72,8 @@ describe('linkerd viz check (loopback API server)', () => {
     const latest = await versionServer({ edge: 'edge-26.9.1', stable: 'stable-2.14.10' });
     const r = await linkerd(['viz', 'check', '--kubeconfig', s.kubeconfigPath], latest.url);
     await latest.stop();
+    // viz asks versioncheck itself, as install `unknown` (not the control plane's uid).
+    expect(latest.requests).toEqual([`/version.json?version=${CLI_VERSION}&uuid=unknown&source=cli`]);
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(`${HEALTHY}\nStatus check results are √\n`);
     expect(r.code).toBe(0);
@@ -264,10 +269,108 @@ describe('linkerd viz check (loopback API server)', () => {
     expect(listPods?.request).toMatchObject({ selector: { resource: { namespace: 'emojivoto' } } });
   });
 
+  it('an unreachable versioncheck warns on the proxies up-to-date check with the fetch error (viz has no latest-version check)', async () => {
+    const s = await serve(await clusterWithViz());
+    const r = await linkerd(['viz', 'check', '--kubeconfig', s.kubeconfigPath]);
+    const port = new URL(noVersionCheck).port;
+    expect(r.stdout).toContain(
+      `√ viz extension proxies are healthy\n‼ viz extension proxies are up-to-date\n    Get "http://127.0.0.1:${port}/version.json?version=${CLI_VERSION}&uuid=unknown&source=cli": dial tcp 127.0.0.1:${port}: connect: connection refused\n    see https://linkerd.io/2/checks/#l5d-viz-proxy-cp-version for hints\n√ viz extension proxies and cli versions match\n`,
+    );
+    expect(r.code).toBe(0);
+    const json = JSON.parse((await linkerd(['viz', 'check', '-o', 'json', '--kubeconfig', s.kubeconfigPath])).stdout) as {
+      categories: Array<{ checks: Array<{ description: string; result: string }> }>;
+    };
+    expect(json.categories[0]?.checks.find((c) => c.description === 'viz extension proxies are up-to-date')?.result).toBe('warning');
+  });
+
+  it('a kubeconfig that cannot make a client ends the run before any check, in the real words', async () => {
+    for (const output of ['table', 'json']) {
+      const r = await linkerd(['viz', 'check', '-o', output, '--kubeconfig', '/nonexistent']);
+      expect([r.code, r.stdout, r.stderr]).toEqual([1, '', 'Error initializing k8s API client: stat /nonexistent: no such file or directory\n']);
+    }
+  });
+
   it('refuses an unknown output format in the real words', async () => {
     const r = await linkerd(['viz', 'check', '-o', 'wide']);
     expect([r.code, r.stdout]).toEqual([1, '']);
     expect(r.stderr).toBe("Error: validation error when executing check command: Invalid output type 'wide'. Supported output types are: json, table, short\n");
+  });
+});
+
+/** The viz pods' proxies at `version` (viz installed by an older release than this CLI). */
+const vizProxiesAt = (version: string) => (objects: StoredObject[]) =>
+  objects.map((o) => {
+    if (o.kind !== 'Pod') return o;
+    const pod = JSON.parse(JSON.stringify(o)) as StoredObject & { spec: { containers: Array<{ name: string; image?: string }> } };
+    for (const c of pod.spec.containers) if (c.name === 'linkerd-proxy') c.image = `cr.l5d.io/linkerd/proxy:${version}`;
+    return pod;
+  });
+
+describe('viz older than the CLI', () => {
+  it('viz check and linkerd check warn on both version checks; --fail-on warning makes that exit 1', async () => {
+    const s = await serve(await clusterWithViz({ viz: vizProxiesAt('edge-26.8.1') }));
+    const latest = await versionServer({ edge: CLI_VERSION, stable: 'stable-2.14.10' });
+    onTestFinished(() => latest.stop());
+    const warnings = [
+      '‼ viz extension proxies are up-to-date',
+      '    some proxies are not running the current version:',
+      ...['metrics-api-5f7c9d8b0', 'prometheus-5f7c9d8b1', 'tap-5f7c9d8b2', 'tap-injector-5f7c9d8b3', 'web-5f7c9d8b4'].map(
+        (p) => `\t* ${p}-abcd0 (edge-26.8.1)`,
+      ),
+      '    see https://linkerd.io/2/checks/#l5d-viz-proxy-cp-version for hints',
+      '‼ viz extension proxies and cli versions match',
+      `    metrics-api-5f7c9d8b0-abcd0 running edge-26.8.1 but cli running ${CLI_VERSION}`,
+      '    see https://linkerd.io/2/checks/#l5d-viz-proxy-cli-version for hints',
+      '√ prometheus is installed and configured correctly',
+    ].join('\n');
+    const viz = await linkerd(['viz', 'check', '--kubeconfig', s.kubeconfigPath], latest.url);
+    expect(viz.stdout).toContain(`√ viz extension proxies are healthy\n${warnings}\n`);
+    expect(viz.stdout.endsWith('\nStatus check results are √\n')).toBe(true);
+    expect(viz.code).toBe(0);
+    const core = await linkerd(['check', '--kubeconfig', s.kubeconfigPath], latest.url);
+    expect(core.stdout).toContain(`Linkerd extensions checks\n=========================\n\nlinkerd-viz\n-----------\n`);
+    expect(core.stdout).toContain(`√ viz extension proxies are healthy\n${warnings}\n`);
+    expect(core.stdout).toContain('√ control plane proxies are up-to-date\n√ control plane proxies and cli versions match\n');
+    expect(core.code).toBe(0);
+    const failOn = await linkerd(['check', '--fail-on', 'warning', '--kubeconfig', s.kubeconfigPath], latest.url);
+    expect(failOn.stdout).toContain(warnings);
+    expect(failOn.stdout.endsWith('\nStatus check results are ×\n')).toBe(true);
+    expect(failOn.code).toBe(1);
+  });
+
+  it('linkerd check -o junit: the viz category is its own testsuite, the warnings failures of type warning', async () => {
+    const s = await serve(await clusterWithViz({ viz: vizProxiesAt('edge-26.8.1') }));
+    const latest = await versionServer({ edge: CLI_VERSION, stable: 'stable-2.14.10' });
+    onTestFinished(() => latest.stop());
+    const suite = (xml: string) => /\n {2}<testsuite name="linkerd-viz"[^]*?<\/testsuite>\n/.exec(xml.replace(/time="[0-9.]+"/g, 'time="T"'))?.[0];
+    const pods = ['metrics-api-5f7c9d8b0', 'prometheus-5f7c9d8b1', 'tap-5f7c9d8b2', 'tap-injector-5f7c9d8b3', 'web-5f7c9d8b4'].map(
+      (p) => `\t* ${p}-abcd0 (edge-26.8.1)`,
+    );
+    const outdated = ['some proxies are not running the current version:', ...pods, 'see https://linkerd.io/2/checks/#l5d-viz-proxy-cp-version for hints'].join(
+      '\n',
+    );
+    const mismatch = `metrics-api-5f7c9d8b0-abcd0 running edge-26.8.1 but cli running ${CLI_VERSION}\nsee https://linkerd.io/2/checks/#l5d-viz-proxy-cli-version for hints`;
+    const plain = await linkerd(['check', '-o', 'junit', '--kubeconfig', s.kubeconfigPath], latest.url);
+    expect(plain.code).toBe(0);
+    const viz = suite(plain.stdout);
+    expect(viz).toContain('\n  <testsuite name="linkerd-viz" tests="14" failures="0" errors="0" skipped="0" time="T">\n');
+    expect(viz).toContain(
+      `<testcase classname="linkerd-check.linkerd-viz" name="L5D5011 viz extension proxies are up-to-date" time="T"><system-out>warning: ${outdated}</system-out></testcase>\n`,
+    );
+    expect(viz).toContain(
+      `<testcase classname="linkerd-check.linkerd-viz" name="L5D5012 viz extension proxies and cli versions match" time="T"><system-out>warning: ${mismatch}</system-out></testcase>\n`,
+    );
+    const failOn = await linkerd(['check', '-o', 'junit', '--fail-on', 'warning', '--kubeconfig', s.kubeconfigPath], latest.url);
+    expect(failOn.code).toBe(1);
+    const failing = suite(failOn.stdout);
+    expect(failing).toContain('\n  <testsuite name="linkerd-viz" tests="14" failures="2" errors="0" skipped="0" time="T">\n');
+    expect(failing).toContain(
+      `<testcase classname="linkerd-check.linkerd-viz" name="L5D5011 viz extension proxies are up-to-date" time="T"><failure type="warning" message="some proxies are not running the current version:">${outdated}</failure></testcase>\n`,
+    );
+    expect(failing).toContain(
+      `<testcase classname="linkerd-check.linkerd-viz" name="L5D5012 viz extension proxies and cli versions match" time="T"><failure type="warning" message="metrics-api-5f7c9d8b0-abcd0 running edge-26.8.1 but cli running ${CLI_VERSION}">${mismatch}</failure></testcase>\n`,
+    );
+    expect(failing).toContain('<testcase classname="linkerd-check.linkerd-viz" name="L5D5014 viz extension self-check" time="T"/>\n  </testsuite>\n');
   });
 });
 

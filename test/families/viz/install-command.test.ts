@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import yaml from 'js-yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startApiServer, type ApiServer } from '../../support/apiserver.js';
 import { closedPort } from '../../core/check/support/run.js';
 import { writeKubeconfig } from '../../support/apiserver.js';
 import { runCli } from '../../support/cli.js';
 import { clusterWithViz } from './cluster.js';
+import { healthyCluster } from '../../core/check/support/clusters.js';
 
 const golden = (name: string) => fs.readFileSync(fileURLToPath(new URL(`golden/${name}.yaml`, import.meta.url)), 'utf8');
 type Doc = { kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string> }; spec?: any };
@@ -90,6 +91,36 @@ describe('linkerd viz install against a cluster (loopback API server)', () => {
     expect([r.code, r.stdout]).toEqual([1, '']);
     expect(r.stderr).toMatch(/^Cannot connect to Kubernetes: .*\nValidate the install with: 'linkerd check'\n$/);
     fs.rmSync(dir, { recursive: true });
+  });
+
+  it('waits for a control plane that is not ready, one line per retry, then refuses in the real words', async () => {
+    const objects = (await healthyCluster()).objects.map((o) =>
+      o.kind === 'ReplicaSet' && o.metadata.namespace === 'linkerd' && o.metadata.name.startsWith('linkerd-destination-')
+        ? {
+            ...o,
+            status: {
+              ...(o.status as object),
+              conditions: [
+                { type: 'ReplicaFailure', status: 'True', reason: 'FailedCreate', message: 'pods "linkerd-destination-x" is forbidden: exceeded quota' },
+              ],
+            },
+          }
+        : o,
+    );
+    const notReady = await startApiServer({ objects });
+    onTestFinished(() => notReady.stop());
+    // Retries every 5s: a first try at once, a second at 5s, the last at the 9s deadline.
+    const r = await runCli(['viz', 'install', '--wait', '9s', '--kubeconfig', notReady.kubeconfigPath]);
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toBe(
+      [
+        'Waiting for control plane to become available',
+        'Waiting for control plane to become available',
+        'Cannot find Linkerd: FailedCreate: pods "linkerd-destination-x" is forbidden: exceeded quota',
+        "Validate the install with: 'linkerd check'",
+        '',
+      ].join('\n'),
+    );
   });
 
   it("reads cniEnabled from linkerd-config: the namespace is then 'restricted'", async () => {

@@ -4,6 +4,7 @@ import { proxyVersionOf } from '../../kube/proxyVersion.js';
 import type { CheckContext } from '../context.js';
 import { dataPlanePods } from '../facts.js';
 import { latestVersions } from './latest.js';
+import type { Channels } from '../latestVersions.js';
 import { trustBundle } from './certificates.js';
 import { CONTROL_PLANE_NS_LABEL, INJECT_ANNOTATION, PROXY_CONTAINER_NAME, TRUST_ANCHORS_ENV } from '../../mesh/names.js';
 import { isFinishedJobPod, podName, podNamespace, podStatus, proxyReady, terminalProblem } from '../pods.js';
@@ -39,9 +40,9 @@ export function checkPodsRunning(pods: Pod[], namespace: string | undefined): Ch
   return firstProblem ?? pass();
 }
 
-/** linkerd's CheckProxyVersionsUpToDate, for Running pods with a proxy image tag. */
-export async function proxiesUpToDate(ctx: CheckContext, pods: Pod[]): Promise<CheckOutcome> {
-  const latest = await latestVersions(ctx);
+/** linkerd's CheckProxyVersionsUpToDate, for Running pods with a proxy image tag; against `known` when the caller looked the latest up itself. */
+export async function proxiesUpToDate(ctx: CheckContext, pods: Pod[], known?: Channels): Promise<CheckOutcome> {
+  const latest = known ?? (await latestVersions(ctx));
   if (!latest) return skip('the latest version is unknown');
   const outdated = pods
     .filter((p) => podStatus(p) === 'Running')

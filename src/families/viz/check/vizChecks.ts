@@ -8,6 +8,7 @@ import { proxyContainer } from '../../../core/mesh/proxyContainer.js';
 import { CONTROL_PLANE_NS_LABEL } from '../../../core/mesh/names.js';
 import { externalPrometheus, metricsApiPodName, missingDeployment, vizNamespace, vizNamespaceObject, vizPods, withMetricsApi } from './facts.js';
 import { CHECK_STATUS_OK } from '../metricsApi/proto.js';
+import { Channels, fetchLatestVersions } from '../../../core/check/latestVersions.js';
 
 /*
  * The `linkerd-viz` category (linkerd's viz/pkg/healthcheck), in the real order, with its words.
@@ -113,6 +114,19 @@ async function prometheusInstalled(ctx: CheckContext): Promise<CheckOutcome> {
   return absent ? fail(absent) : pass();
 }
 
+/**
+ * The latest versions as the real viz check gets them: its own versioncheck request, as install
+ * `unknown`, whose failure is this check's error (viz has no `can determine the latest version`).
+ * `--expected-version` of `linkerd check` stands in for it, once per run.
+ */
+function vizLatestVersions(ctx: CheckContext): Promise<Channels> {
+  return ctx.shared('viz-latest-versions', async () => {
+    const expected = ctx.options.expectedVersion;
+    if (expected) return Channels.of(expected);
+    return fetchLatestVersions({ ...ctx.options.versionCheck, cliVersion: ctx.options.cliVersion, uuid: 'unknown' });
+  });
+}
+
 /** The meshed pods of the viz namespace: the extension's proxies. */
 const vizProxies = async (ctx: CheckContext) => ctx.list('pods', { namespace: await vizNamespace(ctx), labelSelector: CONTROL_PLANE_NS_LABEL });
 
@@ -155,7 +169,9 @@ export const VIZ_CHECKS: CheckDefinition[] = [
     const running = checkPodsRunning(await vizProxies(ctx), ns);
     return running.kind === 'pass' ? staleTrustBundles(ctx, ns) : running;
   }),
-  check('L5D5011', 'viz extension proxies are up-to-date', 'l5d-viz-proxy-cp-version', 'warning', async (ctx) => proxiesUpToDate(ctx, await vizProxies(ctx))),
+  check('L5D5011', 'viz extension proxies are up-to-date', 'l5d-viz-proxy-cp-version', 'warning', async (ctx) =>
+    proxiesUpToDate(ctx, await vizProxies(ctx), await vizLatestVersions(ctx)),
+  ),
   check('L5D5012', 'viz extension proxies and cli versions match', 'l5d-viz-proxy-cli-version', 'warning', async (ctx) =>
     proxiesMatchCli(ctx, await vizProxies(ctx)),
   ),

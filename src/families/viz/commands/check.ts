@@ -39,6 +39,14 @@ code.`,
       waitMs: parseWait(opts.wait),
       env: io.env,
     });
+    // Like the real viz check, a kubeconfig that cannot make a client ends the command before any check.
+    const { connectKube } = await import('../../../core/kube/kubeClient.js');
+    try {
+      (await connectKube(globals, { env: io.env })).close();
+    } catch (e) {
+      io.stderr.write(`Error initializing k8s API client: ${(e as Error).message}\n`);
+      return 1;
+    }
     const { runCheck } = await import('../../../core/check/index.js');
     const out = (s: string) => io.stdout.write(s);
     if (output === 'json') {
