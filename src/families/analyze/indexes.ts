@@ -1,6 +1,6 @@
 import { GATEWAY_GROUP, INJECT, POLICY_GROUP } from './mesh.js';
 import { record, str, stringMap, type InputObject } from './objects.js';
-import { labelKey, parseSelector, selectFrom, type Selector } from './selector.js';
+import { labelKey, parseSelector, selectFrom, selects, type Selector } from './selector.js';
 import { workloadOf, type Workload } from './workloads.js';
 
 /*
@@ -175,8 +175,9 @@ export function buildIndex(objects: readonly InputObject[], o: { trustDomain: st
     if (name !== undefined) push(authorizationsByServer, key(saz.namespace, name), saz);
     else {
       const sel = parseSelector(server.selector);
+      // The selector is over the Servers' own metadata labels (not pod labels).
       for (const s of serversByNamespace.get(saz.namespace) ?? [])
-        if (selectFrom(sel, [s], new Map(), (x) => x.labels).length > 0) push(authorizationsByServer, key(saz.namespace, s.object.name), saz);
+        if (selects(sel, s.labels)) push(authorizationsByServer, key(saz.namespace, s.object.name), saz);
     }
   }
 

@@ -39,6 +39,17 @@ describe('linkerd analyze: the rule corpus', () => {
       expect(pass.map((f) => f.code)).not.toContain(code);
       for (const f of fail) expect(f.line).toBeGreaterThan(0);
     });
+    // Further cases of a rule: fail-<case>.yaml must have the finding, pass-<case>.yaml must not.
+    const variants = readdirSync(path.join(CORPUS, 'rules', code))
+      .filter((f) => /^(fail|pass)-[a-z0-9-]+\.yaml$/.test(f))
+      .sort();
+    for (const file of variants) {
+      it(`${code}: ${file} ${file.startsWith('fail') ? 'has' : 'does not have'} the finding`, async () => {
+        const found = (await findingsOf([path.join(CORPUS, 'rules', code, file)])).map((f) => f.code);
+        if (file.startsWith('fail')) expect(found).toContain(code);
+        else expect(found).not.toContain(code);
+      });
+    }
   }
 });
 
