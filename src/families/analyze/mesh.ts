@@ -65,6 +65,9 @@ export const SERVED: Readonly<Record<string, ServedVersions>> = {
   'gateway.networking.k8s.io/TLSRoute': { served: ['v1alpha2'], deprecated: {} },
 };
 
+/** Whether this release serves an object's version (kinds it has no CRD for: yes). An unserved one cannot be applied. */
+export const isServed = (o: { group: string; kind: string; version: string }) => SERVED[`${o.group}/${o.kind}`]?.served.includes(o.version) ?? true;
+
 /** The newest served version of a kind (the storage version). */
 export const newestServed = (v: ServedVersions) => v.served[v.served.length - 1] ?? '';
 

@@ -53,6 +53,13 @@ describe('linkerd analyze: the rule corpus', () => {
   }
 });
 
+describe('linkerd analyze: LA4002 names only the routes that replace the probe route', () => {
+  it('lists served HTTPRoutes, not a GRPCRoute or an HTTPRoute in an unserved version', async () => {
+    const f = await findingsOf([path.join(CORPUS, 'rules', 'LA4002', 'fail-served-route.yaml')]);
+    expect(f.find((x) => x.code === 'LA4002')?.message).toContain('and HTTPRoutes are attached to it (web-api):');
+  });
+});
+
 describe('linkerd analyze: an emojivoto-style app', () => {
   const dir = path.join(CORPUS, 'emojivoto');
   it('gives the reviewed findings (golden)', async () => {

@@ -27,10 +27,11 @@ function policiesByRoute(index: AnalysisIndex): Map<string, InputObject[]> {
   return out;
 }
 
-/** HTTP routes replace the probe route, and opaque, TLS and gRPC Servers have none: there, probes need an authorization. */
+/** HTTPRoutes replace the probe route (GRPCRoutes do not), and opaque, TLS and gRPC Servers have none: there, probes need an authorization. */
 function probeRouteLost(s: ServerInfo, routes: readonly InputObject[]): string | undefined {
   if (['opaque', 'TLS', 'gRPC'].includes(s.proxyProtocol)) return `its proxyProtocol is ${s.proxyProtocol}`;
-  if (routes.length > 0) return `routes are attached to it (${routes.map((r) => r.name).join(', ')})`;
+  const http = routes.filter((r) => r.kind === 'HTTPRoute');
+  if (http.length > 0) return `HTTPRoutes are attached to it (${http.map((r) => r.name).join(', ')})`;
   return undefined;
 }
 
