@@ -12,6 +12,7 @@ import { findingsSarif } from '../../../src/families/analyze/print/sarif.js';
 import { readInputs } from '../../../src/families/analyze/read.js';
 import { analyze, RULES } from '../../../src/families/analyze/rules/index.js';
 import { runAnalyze } from '../../../src/families/analyze/run.js';
+import { parseSuppression, suppressed } from '../../../src/families/analyze/suppress.js';
 import { REPO_ROOT, runCli } from '../../support/cli.js';
 import { expectGoldenFile } from '../../support/golden.js';
 
@@ -99,6 +100,35 @@ describe('linkerd analyze: an emojivoto-style app', () => {
     expect(r.code).not.toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/--output must be one of: table, json, sarif, junit/);
+  });
+});
+
+describe('linkerd analyze --suppress', () => {
+  const codes = new Set(RULES.map((r) => r.code));
+  const finding = (namespace: string, name: string): Finding => ({
+    code: 'LA2001',
+    severity: 'error',
+    resource: { kind: 'Deployment', namespace, name },
+    message: 'm',
+    file: 'f',
+    line: 1,
+  });
+  it('names a resource as KIND/NAME in any namespace, or KIND/NAMESPACE/NAME', () => {
+    const hit = (flag: string, f: Finding) => suppressed(f, [parseSuppression(flag, codes)]);
+    expect(hit('LA2001=deployment/c/d', finding('c', 'd'))).toBe(true);
+    expect(hit('LA2001=deployment/c/d', finding('x', 'd'))).toBe(false);
+    expect(hit('LA2001=Deployment/d', finding('x', 'd'))).toBe(true);
+    expect(hit('LA2001=deployment/*/d', finding('x', 'd'))).toBe(true);
+    expect(hit('LA2001=deployment/c/*', finding('c', 'e'))).toBe(true);
+    expect(hit('LA2001=server/c/d', finding('c', 'd'))).toBe(false);
+  });
+  it('refuses a malformed value in one line', async () => {
+    for (const flag of ['LA2001=deployment', 'LA2001=deployment/', 'LA2001=a/b/c/d', 'LA2001=/c/d', 'LA2001=deployment//d', 'la2001'])
+      expect(() => parseSuppression(flag, codes)).toThrow(/^--suppress ".*": expected CODE, CODE=KIND\/NAME or CODE=KIND\/NAMESPACE\/NAME/);
+    const r = await runCli(['analyze', '--suppress', 'LA2001=a/b/c/d', path.join(CORPUS, 'rules', 'LA2001', 'pass.yaml')]);
+    expect(r.code).not.toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 });
 
