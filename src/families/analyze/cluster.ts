@@ -7,7 +7,7 @@ import { CLUSTER_ORIGIN, inputObject, record, type InputObject } from './objects
 
 /*
  * `--use-cluster`: the live objects the rules resolve against, one paged LIST per resource type
- * (scoped by `-n`), merged under the files' objects: an object in a file replaces the cluster's of
+ * (cluster-wide, or with `-n` one per namespace of `-n` and of the files' objects), merged under the files' objects: an object in a file replaces the cluster's of
  * the same kind, namespace and name, so a change can be analyzed before it is applied. Pods owned
  * by a controller are left out: their workload's template stands for them. A policy resource type
  * the cluster does not serve (Linkerd's CRDs not installed) has nothing to list.
@@ -44,28 +44,38 @@ const PAGE = 500;
 
 const identity = (o: InputObject) => `${o.group}/${o.kind}/${o.namespace}/${o.name}`;
 
-export async function clusterObjects(kube: KubeClient, namespace: string | undefined): Promise<InputObject[]> {
+/**
+ * The cluster's objects: with `namespaces` undefined, one cluster-wide LIST per resource type;
+ * otherwise one LIST per resource type in each of those namespaces (and one of Namespaces, kept
+ * to those named).
+ */
+export async function clusterObjects(kube: KubeClient, namespaces: readonly string[] | undefined): Promise<InputObject[]> {
   const out: InputObject[] = [];
-  const add = (items: readonly unknown[]) => {
+  const scope = namespaces === undefined ? undefined : new Set(namespaces);
+  const owned = (o: InputObject) => {
+    const refs = record(o.body.metadata).ownerReferences;
+    return Array.isArray(refs) && refs.length > 0;
+  };
+  const add = (items: readonly unknown[], namespace: string | undefined) => {
     for (const item of items) {
       const o = inputObject(item, CLUSTER_ORIGIN, namespace ?? 'default');
       if (!o) continue;
-      if (o.kind === 'Pod' && Array.isArray(record(o.body.metadata).ownerReferences) && (record(o.body.metadata).ownerReferences as unknown[]).length > 0)
-        continue;
-      if (
-        o.kind === 'ReplicaSet' &&
-        Array.isArray(record(o.body.metadata).ownerReferences) &&
-        (record(o.body.metadata).ownerReferences as unknown[]).length > 0
-      )
-        continue;
-      if (o.kind === 'Namespace' && namespace !== undefined && o.name !== namespace) continue;
+      if ((o.kind === 'Pod' || o.kind === 'ReplicaSet') && owned(o)) continue;
+      if (o.kind === 'Namespace' && scope !== undefined && !scope.has(o.name)) continue;
       out.push(o);
     }
   };
-  for (const r of BUILTINS) add(await kube.list(r, { namespace, limit: PAGE }));
+  const each = async (list: (namespace: string | undefined) => Promise<unknown[]>) => {
+    if (scope === undefined) add(await list(undefined), undefined);
+    else for (const ns of scope) add(await list(ns), ns);
+  };
+  for (const r of BUILTINS) {
+    if (r === 'namespaces') add(await kube.list(r, { limit: PAGE }), undefined);
+    else await each((namespace) => kube.list(r, { namespace, limit: PAGE }));
+  }
   for (const t of POLICY_TYPES) {
     try {
-      add(await kube.list(t, { namespace, limit: PAGE }));
+      await each((namespace) => kube.list(t, { namespace, limit: PAGE }));
     } catch (e) {
       // Not served here: the CRD (or that version of it) is not installed.
       if (isNotFound(e)) continue;
@@ -73,6 +83,17 @@ export async function clusterObjects(kube: KubeClient, namespace: string | undef
     }
   }
   return out;
+}
+
+/**
+ * The namespaces `--use-cluster -n NS` reads: NS and every namespace the files' objects are in
+ * (or, for a Namespace object, name), sorted. Without `-n`, undefined: the whole cluster is read.
+ */
+export function clusterScope(namespace: string | undefined, files: readonly InputObject[]): string[] | undefined {
+  if (namespace === undefined) return undefined;
+  const out = new Set([namespace]);
+  for (const o of files) out.add(o.kind === 'Namespace' && o.group === '' ? o.name : o.namespace);
+  return [...out].sort();
 }
 
 /**

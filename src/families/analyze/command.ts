@@ -34,7 +34,13 @@ export const command: CommandBody = {
   examples: EXAMPLES,
   flags: [
     { name: 'use-cluster', type: 'bool', default: false, help: "Also read the cluster's objects (the files win over them)" },
-    { name: 'namespace', short: 'n', type: 'string', help: 'Namespace of objects without one, and the scope of --use-cluster', completion: 'namespaces' },
+    {
+      name: 'namespace',
+      short: 'n',
+      type: 'string',
+      help: 'Namespace of objects without one (default "default"); with --use-cluster, read only it and the namespaces the files name',
+      completion: 'namespaces',
+    },
     { name: 'output', short: 'o', type: 'string', default: 'table', help: `Output format, one of: ${OUTPUTS.join('|')}` },
     { name: 'fail-on', type: 'string', default: 'error', help: `Exit non-zero when a finding is at or above this severity: ${SEVERITIES.join('|')}` },
     { name: 'suppress', type: 'stringArray', default: [], help: 'Leave out findings of a code, or of a code on one resource (repeatable)' },

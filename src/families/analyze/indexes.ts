@@ -1,6 +1,6 @@
-import { GATEWAY_GROUP, INJECT, POLICY_GROUP } from './mesh.js';
+import { GATEWAY_GROUP, INJECT, POLICY_GROUP, isServed } from './mesh.js';
 import { record, str, stringMap, type InputObject } from './objects.js';
-import { labelKey, parseSelector, selectFrom, type Selector } from './selector.js';
+import { labelKey, parseSelector, selectFrom, selects, type Selector } from './selector.js';
 import { workloadOf, type Workload } from './workloads.js';
 
 /*
@@ -45,7 +45,7 @@ export interface AnalysisIndex {
   readonly networkAuthentications: ReadonlyMap<string, InputObject>;
   /** HTTPRoutes and GRPCRoutes of both groups, by key. */
   readonly routes: ReadonlyMap<string, InputObject>;
-  /** Routes with a parentRef to a Server, by that Server's key. */
+  /** Routes (HTTPRoutes and GRPCRoutes, in served versions) with a parentRef to a Server, by that Server's key. */
   readonly routesByServer: ReadonlyMap<string, InputObject[]>;
   readonly services: readonly InputObject[];
   /** The workloads of a namespace a selector selects. */
@@ -175,14 +175,16 @@ export function buildIndex(objects: readonly InputObject[], o: { trustDomain: st
     if (name !== undefined) push(authorizationsByServer, key(saz.namespace, name), saz);
     else {
       const sel = parseSelector(server.selector);
+      // The selector is over the Servers' own metadata labels (not pod labels).
       for (const s of serversByNamespace.get(saz.namespace) ?? [])
-        if (selectFrom(sel, [s], new Map(), (x) => x.labels).length > 0) push(authorizationsByServer, key(saz.namespace, s.object.name), saz);
+        if (selects(sel, s.labels)) push(authorizationsByServer, key(saz.namespace, s.object.name), saz);
     }
   }
 
   const routesByServer = new Map<string, InputObject[]>();
+  // A route in a version this release does not serve cannot be applied (LA1002): it attaches to nothing.
   for (const route of routes.values())
-    for (const p of parentRefs(route)) if (isServerParent(p)) push(routesByServer, key(p.namespace ?? route.namespace, p.name), route);
+    if (isServed(route)) for (const p of parentRefs(route)) if (isServerParent(p)) push(routesByServer, key(p.namespace ?? route.namespace, p.name), route);
 
   return {
     objects,

@@ -65,18 +65,25 @@ export const SERVED: Readonly<Record<string, ServedVersions>> = {
   'gateway.networking.k8s.io/TLSRoute': { served: ['v1alpha2'], deprecated: {} },
 };
 
+/** Whether this release serves an object's version (kinds it has no CRD for: yes). An unserved one cannot be applied. */
+export const isServed = (o: { group: string; kind: string; version: string }) => SERVED[`${o.group}/${o.kind}`]?.served.includes(o.version) ?? true;
+
 /** The newest served version of a kind (the storage version). */
 export const newestServed = (v: ServedVersions) => v.served[v.served.length - 1] ?? '';
 
 /** A port list annotation (`25,443,8000-8100`), as the proxy injector and policy controller read it. */
-export type PortEntry = { from: number; to: number } | { name: string };
+export interface PortEntry {
+  readonly from: number;
+  readonly to: number;
+}
 
 /**
- * Parses a port list: numbers 1–65535 and increasing `a-b` ranges, comma separated (whitespace
- * trimmed, empty items skipped); `names` says whether port names are accepted. Returns the reason
- * for the first bad entry instead.
+ * Parses a port list as the policy controller does: numbers 1–65535 and increasing `a-b` ranges,
+ * comma separated (whitespace trimmed, empty items skipped). It accepts no port names, anywhere:
+ * one (like any bad entry) makes it ignore the whole list. Returns the reason for the first bad
+ * entry instead.
  */
-export function parsePortList(value: string, o: { names: boolean; allowZero?: boolean }): PortEntry[] | string {
+export function parsePortList(value: string, o: { allowZero?: boolean } = {}): PortEntry[] | string {
   const out: PortEntry[] = [];
   for (const raw of value.split(',')) {
     const item = raw.trim();
@@ -94,16 +101,16 @@ export function parsePortList(value: string, o: { names: boolean; allowZero?: bo
       const n = num(item);
       if (!inRange(n)) return `"${item}" is not a valid port number`;
       out.push({ from: n, to: n });
-    } else if (o.names && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(item) && item.length <= 15) {
-      out.push({ name: item });
+    } else if (/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(item) && /[a-z]/.test(item)) {
+      return `"${item}" is a port name, and the policy controller accepts only numbers and ranges`;
     } else {
-      return `"${item}" is not a port number or range${o.names ? ' or port name' : ''}`;
+      return `"${item}" is not a port number or range`;
     }
   }
   return out;
 }
 
-/** Whether a parsed list holds `port` (by number, or by one of the named ports it resolves). */
-export function portListHas(entries: readonly PortEntry[], port: number, namedPorts: ReadonlyMap<string, readonly number[]> = new Map()): boolean {
-  return entries.some((e) => ('name' in e ? (namedPorts.get(e.name) ?? []).includes(port) : e.from <= port && port <= e.to));
+/** Whether a parsed list holds `port`. */
+export function portListHas(entries: readonly PortEntry[], port: number): boolean {
+  return entries.some((e) => e.from <= port && port <= e.to);
 }

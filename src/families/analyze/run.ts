@@ -9,7 +9,7 @@ import { TRUST_DOMAIN } from './mesh.js';
 export interface AnalyzeRun {
   readonly inputs: readonly string[];
   readonly useCluster: boolean;
-  /** `-n`: the namespace of objects without one, and the cluster scope. */
+  /** `-n`: the namespace of objects without one; with it, `--use-cluster` reads that namespace and the files' ones. */
   readonly namespace?: string;
   readonly failOn: Severity;
   readonly suppress: readonly string[];
@@ -32,13 +32,13 @@ export async function runAnalyze(o: AnalyzeRun): Promise<AnalyzeResult> {
   let objects = read.objects;
   let mesh: { trustDomain: string; defaultPolicy?: string } = { trustDomain: TRUST_DOMAIN };
   if (o.useCluster) {
-    const [{ connectKube }, { clusterObjects, clusterMesh, mergeObjects }] = await Promise.all([
+    const [{ connectKube }, { clusterObjects, clusterMesh, clusterScope, mergeObjects }] = await Promise.all([
       import('../../core/kube/kubeClient.js'),
       import('./cluster.js'),
     ]);
     const kube = await connectKube(o.kube);
     mesh = await clusterMesh(kube, o.controlPlaneNamespace);
-    objects = mergeObjects(read.objects, await clusterObjects(kube, o.namespace));
+    objects = mergeObjects(read.objects, await clusterObjects(kube, clusterScope(o.namespace, read.objects)));
   }
   const all = analyze({ objects, repeatedKeys: read.repeatedKeys }, { ...mesh, controlPlaneNamespace: o.controlPlaneNamespace });
   const findings = all.filter((f) => !suppressed(f, suppressions));

@@ -5,7 +5,7 @@ import { PROXY_CONTAINER_NAME } from '../../core/mesh/names.js';
 /*
  * A workload's pod template as the policy controller sees a pod: labels, annotations, the named
  * TCP ports of every container and init container (native sidecars are init containers with
- * `restartPolicy: Always`), and its HTTP probes. The workload kinds and their template paths are
+ * `restartPolicy: Always`), and its httpGet and gRPC probes. The workload kinds and their template paths are
  * inject's table (core/inject/kinds.ts).
  */
 
@@ -15,10 +15,16 @@ export interface ContainerPort {
   readonly container: string;
 }
 
-export interface HttpProbe {
+/**
+ * A probe the kubelet sends over the network: `http` (an httpGet probe, which the policy
+ * controller gives a probe route), or `https` (httpGet with scheme HTTPS) and `grpc`, which it
+ * does not recognise and so gives no probe route.
+ */
+export interface Probe {
   readonly port: number;
   readonly container: string;
   readonly kind: 'livenessProbe' | 'readinessProbe' | 'startupProbe';
+  readonly type: 'http' | 'https' | 'grpc';
   readonly path: Path;
 }
 
@@ -31,7 +37,8 @@ export interface Workload {
   readonly annotations: Record<string, string>;
   /** TCP ports of every container and init container. */
   readonly ports: readonly ContainerPort[];
-  readonly probes: readonly HttpProbe[];
+  /** httpGet and gRPC probes, their ports resolved. */
+  readonly probes: readonly Probe[];
   /** A proxy is already in the spec (injected with --manual, or read from the cluster). */
   readonly hasProxy: boolean;
 }
@@ -50,16 +57,25 @@ function containerPorts(c: Record<string, unknown>, name: string): ContainerPort
   return out;
 }
 
-/** HTTP probes, their named ports resolved within the same container (case-insensitively, as the controller does). */
-function httpProbes(c: Record<string, unknown>, name: string, ports: readonly ContainerPort[], base: Path): HttpProbe[] {
-  const out: HttpProbe[] = [];
+/**
+ * httpGet probes, their named ports resolved within the same container (case-insensitively, as the
+ * controller does), and gRPC probes (a number only).
+ */
+function probes(c: Record<string, unknown>, name: string, ports: readonly ContainerPort[], base: Path): Probe[] {
+  const out: Probe[] = [];
   for (const kind of PROBES) {
-    const get = record(record(c[kind]).httpGet);
-    if (Object.keys(get).length === 0) continue;
-    let port: number | undefined;
-    if (typeof get.port === 'number') port = get.port;
-    else if (typeof get.port === 'string') port = ports.find((p) => p.name?.toLowerCase() === String(get.port).toLowerCase())?.number;
-    if (port !== undefined) out.push({ port, container: name, kind, path: [...base, kind, 'httpGet', 'port'] });
+    const probe = record(c[kind]);
+    const get = record(probe.httpGet);
+    const grpc = record(probe.grpc);
+    if (Object.keys(get).length > 0) {
+      let port: number | undefined;
+      if (typeof get.port === 'number') port = get.port;
+      else if (typeof get.port === 'string') port = ports.find((p) => p.name?.toLowerCase() === String(get.port).toLowerCase())?.number;
+      const type = str(get.scheme)?.toUpperCase() === 'HTTPS' ? 'https' : 'http';
+      if (port !== undefined) out.push({ port, container: name, kind, type, path: [...base, kind, 'httpGet', 'port'] });
+    } else if (typeof grpc.port === 'number') {
+      out.push({ port: grpc.port, container: name, kind, type: 'grpc', path: [...base, kind, 'grpc', 'port'] });
+    }
   }
   return out;
 }
@@ -73,7 +89,7 @@ export function workloadOf(object: InputObject): Workload | undefined {
   const meta = record(template.metadata);
   const spec = record(template.spec);
   const ports: ContainerPort[] = [];
-  const probes: HttpProbe[] = [];
+  const found: Probe[] = [];
   let hasProxy = false;
   for (const field of ['initContainers', 'containers'] as const) {
     list(spec[field]).forEach((item, i) => {
@@ -82,7 +98,7 @@ export function workloadOf(object: InputObject): Workload | undefined {
       if (name === PROXY_CONTAINER_NAME) hasProxy = true;
       const own = containerPorts(c, name);
       ports.push(...own);
-      probes.push(...httpProbes(c, name, own, [...kind.podTemplate, 'spec', field, i]));
+      found.push(...probes(c, name, own, [...kind.podTemplate, 'spec', field, i]));
     });
   }
   return {
@@ -92,7 +108,7 @@ export function workloadOf(object: InputObject): Workload | undefined {
     labels: stringMap(meta.labels),
     annotations: stringMap(meta.annotations),
     ports,
-    probes,
+    probes: found,
     hasProxy,
   };
 }

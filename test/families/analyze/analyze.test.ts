@@ -12,6 +12,7 @@ import { findingsSarif } from '../../../src/families/analyze/print/sarif.js';
 import { readInputs } from '../../../src/families/analyze/read.js';
 import { analyze, RULES } from '../../../src/families/analyze/rules/index.js';
 import { runAnalyze } from '../../../src/families/analyze/run.js';
+import { parseSuppression, suppressed } from '../../../src/families/analyze/suppress.js';
 import { REPO_ROOT, runCli } from '../../support/cli.js';
 import { expectGoldenFile } from '../../support/golden.js';
 
@@ -39,7 +40,25 @@ describe('linkerd analyze: the rule corpus', () => {
       expect(pass.map((f) => f.code)).not.toContain(code);
       for (const f of fail) expect(f.line).toBeGreaterThan(0);
     });
+    // Further cases of a rule: fail-<case>.yaml must have the finding, pass-<case>.yaml must not.
+    const variants = readdirSync(path.join(CORPUS, 'rules', code))
+      .filter((f) => /^(fail|pass)-[a-z0-9-]+\.yaml$/.test(f))
+      .sort();
+    for (const file of variants) {
+      it(`${code}: ${file} ${file.startsWith('fail') ? 'has' : 'does not have'} the finding`, async () => {
+        const found = (await findingsOf([path.join(CORPUS, 'rules', code, file)])).map((f) => f.code);
+        if (file.startsWith('fail')) expect(found).toContain(code);
+        else expect(found).not.toContain(code);
+      });
+    }
   }
+});
+
+describe('linkerd analyze: LA4002 names only the routes that replace the probe route', () => {
+  it('lists served HTTPRoutes, not a GRPCRoute or an HTTPRoute in an unserved version', async () => {
+    const f = await findingsOf([path.join(CORPUS, 'rules', 'LA4002', 'fail-served-route.yaml')]);
+    expect(f.find((x) => x.code === 'LA4002')?.message).toContain('and HTTPRoutes are attached to it (web-api):');
+  });
 });
 
 describe('linkerd analyze: an emojivoto-style app', () => {
@@ -81,6 +100,35 @@ describe('linkerd analyze: an emojivoto-style app', () => {
     expect(r.code).not.toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/--output must be one of: table, json, sarif, junit/);
+  });
+});
+
+describe('linkerd analyze --suppress', () => {
+  const codes = new Set(RULES.map((r) => r.code));
+  const finding = (namespace: string, name: string): Finding => ({
+    code: 'LA2001',
+    severity: 'error',
+    resource: { kind: 'Deployment', namespace, name },
+    message: 'm',
+    file: 'f',
+    line: 1,
+  });
+  it('names a resource as KIND/NAME in any namespace, or KIND/NAMESPACE/NAME', () => {
+    const hit = (flag: string, f: Finding) => suppressed(f, [parseSuppression(flag, codes)]);
+    expect(hit('LA2001=deployment/c/d', finding('c', 'd'))).toBe(true);
+    expect(hit('LA2001=deployment/c/d', finding('x', 'd'))).toBe(false);
+    expect(hit('LA2001=Deployment/d', finding('x', 'd'))).toBe(true);
+    expect(hit('LA2001=deployment/*/d', finding('x', 'd'))).toBe(true);
+    expect(hit('LA2001=deployment/c/*', finding('c', 'e'))).toBe(true);
+    expect(hit('LA2001=server/c/d', finding('c', 'd'))).toBe(false);
+  });
+  it('refuses a malformed value in one line', async () => {
+    for (const flag of ['LA2001=deployment', 'LA2001=deployment/', 'LA2001=a/b/c/d', 'LA2001=/c/d', 'LA2001=deployment//d', 'la2001'])
+      expect(() => parseSuppression(flag, codes)).toThrow(/^--suppress ".*": expected CODE, CODE=KIND\/NAME or CODE=KIND\/NAMESPACE\/NAME/);
+    const r = await runCli(['analyze', '--suppress', 'LA2001=a/b/c/d', path.join(CORPUS, 'rules', 'LA2001', 'pass.yaml')]);
+    expect(r.code).not.toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 });
 

@@ -198,3 +198,16 @@ describe('linkerd authz -f (offline, from manifests)', () => {
     expect([r.code, r.stderr]).toEqual([1, 'failed to get pods: deployment shop/nope is in none of the manifests']);
   });
 });
+
+describe('linkerd authz operands (cobra RangeArgs(1, 2))', () => {
+  it('refuses none and three with the count and the usage, nothing on stdout', async () => {
+    for (const args of [[], ['deploy', 'web', 'extra']]) {
+      const r = await runCli(['authz', ...args]);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      const lines = r.stderr.split('\n');
+      expect(lines[0]).toBe(`Error: accepts between 1 and 2 arg(s), received ${args.length}`);
+      expect(lines.slice(1, 3)).toEqual(['Usage:', '  linkerd authz [flags] [resource...]']);
+    }
+  });
+});

@@ -111,6 +111,56 @@ describe('linkerd analyze --use-cluster (loopback API server)', () => {
     expect(lists.every((r) => r.path.includes('/namespaces/other/') || r.path.endsWith('/namespaces'))).toBe(true);
     expect(new Set(lists.map((r) => r.path)).size).toBe(lists.length);
   });
+  it('with -n, also reads the namespaces the files name: one LIST per resource type and namespace', async () => {
+    const file = path.join(dir, 'other.yaml');
+    writeFileSync(
+      file,
+      'apiVersion: policy.linkerd.io/v1beta3\nkind: Server\nmetadata: {name: web-admin, namespace: other}\nspec:\n  podSelector: {matchLabels: {app: web}}\n  port: http\n  accessPolicy: all-unauthenticated\n',
+    );
+    try {
+      api.resetRequests();
+      const { findings } = await run([file], 'shop');
+      // Resolved against other's Deployment (no LA3003 "selects no workload"); both namespaces' broken web-http are read too.
+      expect(findings.map((f) => `${f.code} ${f.resource.namespace}/${f.resource.name}`).sort()).toEqual([
+        'LA3001 other/web-http',
+        'LA3001 shop/web-http',
+        'LA3005 other/web-admin',
+        'LA3005 other/web-http',
+      ]);
+      const lists = api.requests.filter((r) => r.method === 'GET' && !r.path.endsWith('/namespaces/linkerd/configmaps/linkerd-config'));
+      expect(lists.every((r) => /\/namespaces\/(shop|other)\//.test(r.path) || r.path.endsWith('/namespaces'))).toBe(true);
+      expect(lists.some((r) => r.path.includes('/namespaces/shop/'))).toBe(true);
+      expect(new Set(lists.map((r) => r.path)).size).toBe(lists.length);
+    } finally {
+      rmSync(file, { force: true });
+    }
+  });
+  it("matches a file's ServerAuthorization server.selector against the cluster's Server labels", async () => {
+    api.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'app', annotations: { 'linkerd.io/inject': 'enabled' } } }, deployment('web', 'app'), {
+      apiVersion: 'policy.linkerd.io/v1beta3',
+      kind: 'Server',
+      metadata: { name: 's', namespace: 'app', labels: { tier: 'web' } },
+      spec: { podSelector: { matchLabels: { app: 'web' } }, port: 'http' },
+    });
+    const file = path.join(dir, 'saz.yaml');
+    const saz = (label: string) =>
+      `apiVersion: policy.linkerd.io/v1beta1\nkind: ServerAuthorization\nmetadata: {name: z, namespace: app}\nspec:\n  server: {selector: {matchLabels: {${label}}}}\n  client: {unauthenticated: true}\n`;
+    try {
+      writeFileSync(file, saz('tier: web'));
+      expect((await run([file], 'app')).findings).toEqual([]);
+      // Pod labels select no Server: it authorizes nothing, and the Server denies everything.
+      writeFileSync(file, saz('app: web'));
+      expect((await run([file], 'app')).findings.map((f) => `${f.code} ${f.resource.kind}/${f.resource.name}`).sort()).toEqual([
+        'LA4001 Server/s',
+        'LA4006 ServerAuthorization/z',
+      ]);
+    } finally {
+      api.remove('policy.linkerd.io/v1beta3', 'Server', 's', 'app');
+      api.remove('apps/v1', 'Deployment', 'web', 'app');
+      api.remove('v1', 'Namespace', 'app');
+      rmSync(file, { force: true });
+    }
+  });
   it("takes the trust domain and the default inbound policy from the cluster's linkerd-config", async () => {
     api.put(
       { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'locked', annotations: { 'linkerd.io/inject': 'enabled' } } },

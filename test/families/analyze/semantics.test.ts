@@ -82,6 +82,43 @@ spec:
   });
 });
 
+describe('LA4001 messages', () => {
+  const deployment = (probe: string) => `apiVersion: v1
+kind: Namespace
+metadata:
+  name: app
+  annotations: {linkerd.io/inject: enabled, config.linkerd.io/default-inbound-policy: deny}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: app}
+spec:
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+        - name: web
+          ports: [{name: http, containerPort: 8080}]
+          ${probe}
+`;
+  const la4001 = async (text: string) => (await findings(text)).find((f) => f.code === 'LA4001')?.message;
+  it('under default deny, say only HTTP probes reach a port, and nothing when its probe is gRPC or HTTPS', async () => {
+    expect(await la4001(deployment('readinessProbe: {httpGet: {port: http}}'))).toMatch(/so only the kubelet's HTTP probes reach it;/);
+    expect(await la4001(deployment('readinessProbe: {grpc: {port: 8080}}'))).toMatch(/so nothing reaches it \(gRPC and HTTPS probes get no probe route\);/);
+    expect(await la4001(deployment('livenessProbe: {httpGet: {port: 8080, scheme: HTTPS}}'))).toMatch(/so nothing reaches it \(/);
+    expect(await la4001(deployment('image: x'))).toMatch(/so nothing reaches it;/);
+  });
+  it('names an invalid accessPolicy instead of calling it deny', async () => {
+    const server = (policy: string) =>
+      `apiVersion: policy.linkerd.io/v1beta3\nkind: Server\nmetadata: {name: s, namespace: app}\nspec: {podSelector: {}, port: 8080, accessPolicy: ${policy}}\n`;
+    expect(await la4001(server('allow'))).toMatch(
+      /^accessPolicy "allow" is not a default policy \(the controller grants nothing for it\) and no AuthorizationPolicy/,
+    );
+    expect(await la4001(server('deny'))).toMatch(/^accessPolicy is deny and no AuthorizationPolicy/);
+  });
+});
+
 describe('label selectors, as the policy controller evaluates them', () => {
   it('an In expression without values selects nothing; Exists with values: [] selects nothing', () => {
     expect(selects(parseSelector({ matchExpressions: [{ key: 'app', operator: 'In' }] }), { app: 'web' })).toBe(false);

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { UserError } from '../../../core/errors.js';
 import type { CommandBody } from '../../../cli/kit/command.js';
+import { usageString } from '../../../cli/help/cobraHelp.js';
 import type { AuthzSource, PodView } from './rows.js';
 
 const OptionsSchema = z.object({
@@ -22,15 +23,18 @@ interface Question {
 
 export const command: CommandBody = {
   long: 'List authorizations for a resource.',
-  args: [{ name: 'resource', help: 'TYPE, TYPE/NAME or TYPE NAME', required: true, variadic: true }],
+  // cobra's RangeArgs(1, 2): declared optional so that the count check below speaks, not commander's
+  // "accepts 1 arg(s)" for a missing required operand. (The kit has no operand-count declaration, so the
+  // usage line reads `[resource...]` where the real one reads `resource`.)
+  args: [{ name: 'resource', help: 'TYPE, TYPE/NAME or TYPE NAME', variadic: true }],
   examples: EXAMPLES,
   flags: [
     { name: 'namespace', short: 'n', type: 'string', default: '', help: 'Namespace of resource', completion: 'namespaces' },
     { name: 'filename', short: 'f', type: 'strings', default: [], help: 'Answer from these manifests (files or directories) instead of the cluster' },
   ],
-  run: async ({ args, flags, globals, io }) => {
+  run: async ({ args, flags, globals, io, command: cmd }) => {
     const words = (args[0] as string[] | undefined) ?? [];
-    if (words.length < 1 || words.length > 2) throw new UserError(`accepts between 1 and 2 arg(s), received ${words.length}`);
+    if (words.length < 1 || words.length > 2) throw new UserError(`accepts between 1 and 2 arg(s), received ${words.length}`, { hint: usageString(cmd) });
     const o = OptionsSchema.parse(flags);
     const { parseResourceArg } = await import('../../../core/kube/friendlyNames.js');
     const resource = parseResourceArg(words, (r) => `invalid resource: ${r}`);

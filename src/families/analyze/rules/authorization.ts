@@ -2,7 +2,7 @@ import { effectiveAnnotation, key, refIs, serverPortsOn, type AnalysisIndex, typ
 import { DEFAULT_INBOUND_POLICY, DEFAULT_POLICIES, POLICY_GROUP, UNAUTHENTICATED_POLICIES } from '../mesh.js';
 import { didYouMean } from '../nearest.js';
 import { list, record, str, type InputObject } from '../objects.js';
-import { describeWorkload } from '../workloads.js';
+import { describeWorkload, type Probe } from '../workloads.js';
 import type { Report, RuleGroup } from './group.js';
 import { PROXY_CONTAINER_NAME } from '../../../core/mesh/names.js';
 
@@ -27,58 +27,92 @@ function policiesByRoute(index: AnalysisIndex): Map<string, InputObject[]> {
   return out;
 }
 
-/** HTTP routes replace the probe route, and opaque, TLS and gRPC Servers have none: there, probes need an authorization. */
+/** HTTPRoutes replace the probe route (GRPCRoutes do not), and opaque, TLS and gRPC Servers have none: there, probes need an authorization. */
 function probeRouteLost(s: ServerInfo, routes: readonly InputObject[]): string | undefined {
   if (['opaque', 'TLS', 'gRPC'].includes(s.proxyProtocol)) return `its proxyProtocol is ${s.proxyProtocol}`;
-  if (routes.length > 0) return `routes are attached to it (${routes.map((r) => r.name).join(', ')})`;
+  const http = routes.filter((r) => r.kind === 'HTTPRoute');
+  if (http.length > 0) return `HTTPRoutes are attached to it (${http.map((r) => r.name).join(', ')})`;
   return undefined;
 }
+
+/** Why a probe gets no probe route whatever its port's server: the controller recognises httpGet probes over plain HTTP only. */
+export function probeWithoutRoute(p: Probe): string | undefined {
+  if (p.type === 'grpc') return 'it is a gRPC probe, which gets no probe route';
+  if (p.type === 'https') return 'it uses scheme HTTPS, which gets no probe route';
+  return undefined;
+}
+
+const KUBELET_ADVICE =
+  "the kubelet's probes get 403 and the pod never becomes ready; authorize unauthenticated clients (e.g. a NetworkAuthentication of the node networks) or probe another port";
 
 function checkServer(index: AnalysisIndex, s: ServerInfo, byRoute: ReadonlyMap<string, InputObject[]>, report: Report): void {
   const k = key(s.object.namespace, s.object.name);
   const authorizations = index.authorizationsByServer.get(k) ?? [];
   const routes = index.routesByServer.get(k) ?? [];
   const routeAuthz = routes.flatMap((r) => byRoute.get(routeKey(r.namespace, r.kind, r.name)) ?? []);
-  const denies = s.accessPolicy === 'deny' || !(DEFAULT_POLICIES as readonly string[]).includes(s.accessPolicy);
+  const valid = (DEFAULT_POLICIES as readonly string[]).includes(s.accessPolicy);
+  const denies = s.accessPolicy === 'deny' || !valid;
   if (denies && authorizations.length === 0 && routeAuthz.length === 0) {
+    const policy = valid ? 'accessPolicy is deny' : `accessPolicy "${s.accessPolicy}" is not a default policy (the controller grants nothing for it)`;
     report(
       'LA4001',
       s.object,
-      `accessPolicy is deny and no AuthorizationPolicy or ServerAuthorization targets this Server, so every request to port ${String(s.port)} is refused; add an AuthorizationPolicy for its clients`,
+      `${policy} and no AuthorizationPolicy or ServerAuthorization targets this Server, so every request to port ${String(s.port)} is refused; add an AuthorizationPolicy for its clients`,
       ['spec'],
     );
   }
   if (!denies && UNAUTHENTICATED_POLICIES.has(s.accessPolicy)) return;
-  const lost = probeRouteLost(s, routes);
-  if (!lost) return;
   if ([...authorizations, ...routeAuthz].some(allowsUnauthenticated)) return;
+  const lost = probeRouteLost(s, routes);
   for (const w of s.selected) {
     const ports = new Set(serverPortsOn(s, w));
-    const probe = w.probes.find((p) => ports.has(p.port));
-    if (!probe) continue;
+    let reason: string | undefined;
+    const probe = w.probes.find((p) => ports.has(p.port) && (reason = probeWithoutRoute(p) ?? lost) !== undefined);
+    if (!probe || reason === undefined) continue;
     report(
       'LA4002',
       s.object,
-      `the ${probe.kind} of ${describeWorkload(w)} (container ${probe.container}) uses port ${probe.port}, which this Server guards, and ${lost}: the kubelet's probes get 403 and the pod never becomes ready; authorize unauthenticated clients (e.g. a NetworkAuthentication of the node networks) or probe another port`,
+      `the ${probe.kind} of ${describeWorkload(w)} (container ${probe.container}) uses port ${probe.port}, which this Server guards, and ${reason}: ${KUBELET_ADVICE}`,
       ['spec', 'port'],
     );
   }
 }
 
-/** Workloads whose default policy is deny, with declared ports no Server claims. */
-function checkDefaultDeny(index: AnalysisIndex, report: Report): void {
+/**
+ * Ports no Server claims get the workload's default policy. Under deny, declared ports are
+ * unreachable (LA4001); under any policy that does not let unauthenticated clients in, gRPC and
+ * HTTPS probes there fail, having no probe route (LA4002).
+ */
+function checkDefaultPolicy(index: AnalysisIndex, report: Report): void {
   for (const w of index.workloads) {
     // An invalid annotation falls back to the cluster default, as the controller does.
     const annotated = effectiveAnnotation(index, w, DEFAULT_INBOUND_POLICY);
     const policy = annotated !== undefined && (DEFAULT_POLICIES as readonly string[]).includes(annotated) ? annotated : index.defaultPolicy;
-    if (policy !== 'deny') continue;
+    if (UNAUTHENTICATED_POLICIES.has(policy)) continue;
+    const source = annotated === policy ? DEFAULT_INBOUND_POLICY : "the cluster's proxy.defaultInboundPolicy";
     const claimed = new Set((index.serversByNamespace.get(w.namespace) ?? []).filter((s) => s.selected.includes(w)).flatMap((s) => serverPortsOn(s, w)));
+    const routeless = w.probes.filter((p) => p.container !== PROXY_CONTAINER_NAME && !claimed.has(p.port) && probeWithoutRoute(p) !== undefined);
+    for (const probe of routeless)
+      report(
+        'LA4002',
+        w.object,
+        `the ${probe.kind} of ${describeWorkload(w)} (container ${probe.container}) uses port ${probe.port}, which no Server covers, so the default inbound policy ${policy} (${source}) applies, and ${probeWithoutRoute(probe) ?? ''}: ${KUBELET_ADVICE}`,
+        probe.path,
+      );
+    if (policy !== 'deny') continue;
     const open = [...new Set(w.ports.filter((p) => p.container !== PROXY_CONTAINER_NAME && !claimed.has(p.number)).map((p) => p.number))];
     if (open.length === 0) continue;
+    const them = open.length > 1 ? 'them' : 'it';
+    const probed = open.some((n) => w.probes.some((p) => p.port === n && p.type === 'http'));
+    const reach = routeless.some((p) => open.includes(p.port))
+      ? `so nothing reaches ${them} (gRPC and HTTPS probes get no probe route)`
+      : probed
+        ? `so only the kubelet's HTTP probes reach ${them}`
+        : `so nothing reaches ${them}`;
     report(
       'LA4001',
       w.object,
-      `the default inbound policy is deny (${annotated === policy ? DEFAULT_INBOUND_POLICY : "the cluster's proxy.defaultInboundPolicy"}) and no Server covers port${open.length > 1 ? 's' : ''} ${open.join(', ')} of ${describeWorkload(w)}, so only probes reach ${open.length > 1 ? 'them' : 'it'}; add a Server and an AuthorizationPolicy for its clients`,
+      `the default inbound policy is deny (${source}) and no Server covers port${open.length > 1 ? 's' : ''} ${open.join(', ')} of ${describeWorkload(w)}, ${reach}; add a Server and an AuthorizationPolicy for its clients`,
       [...w.templatePath, 'metadata', 'annotations', DEFAULT_INBOUND_POLICY],
     );
   }
@@ -194,14 +228,14 @@ export const authorizationRules: RuleGroup = {
       severity: 'warning',
       title: 'Deny with nothing authorizing it',
       what: 'A Server whose accessPolicy is deny (the default) has no AuthorizationPolicy or ServerAuthorization, or a workload whose default inbound policy is deny (its `config.linkerd.io/default-inbound-policy`, else the cluster default) has declared ports that no Server covers.',
-      why: 'Under deny, a port with no authorization refuses every connection (only kubelet probes still get a route): the application cannot be reached.',
+      why: 'Under deny, a port with no authorization refuses every connection (only plain-HTTP httpGet probes of the kubelet still get a route): the application cannot be reached.',
       fix: 'Add an AuthorizationPolicy (with a MeshTLSAuthentication of the clients) targeting the Server, or a Server for the uncovered port.',
     },
     {
       code: 'LA4002',
       severity: 'error',
       title: 'Probes on a denied port with nothing authorizing the kubelet',
-      what: 'A workload probes (httpGet) a port whose Server denies unauthenticated clients and gets no probe route (HTTPRoutes are attached, or its proxyProtocol is opaque, TLS or gRPC).',
+      what: 'A workload probes a port that does not let unauthenticated clients in and gives the probe no probe route: an httpGet probe on a Server with HTTPRoutes attached or a proxyProtocol of opaque, TLS or gRPC; or a gRPC probe or an HTTPS (`scheme: HTTPS`) probe, which never get a probe route, on such a Server or on a port no Server covers whose default inbound policy is deny, all-authenticated or cluster-authenticated.',
       why: 'The kubelet has no mesh identity; without the probe route its probes get 403, so the pod is never ready (or is restarted).',
       fix: 'Authorize unauthenticated clients from the node networks for that Server or the probe paths, or probe a port without such a Server.',
     },
@@ -241,7 +275,7 @@ export const authorizationRules: RuleGroup = {
   check({ index }, report) {
     const byRoute = policiesByRoute(index);
     for (const s of index.servers.values()) checkServer(index, s, byRoute, report);
-    checkDefaultDeny(index, report);
+    checkDefaultPolicy(index, report);
     for (const ap of index.authorizationPolicies) checkPolicy(index, ap, report);
     for (const saz of index.serverAuthorizations) checkServerAuthorization(index, saz, report);
   },

@@ -87,7 +87,7 @@ function checkServer(index: AnalysisIndex, s: ServerInfo, report: Report): void 
   for (const w of s.selected) {
     const skip = effectiveAnnotation(index, w, SKIP_INBOUND_PORTS);
     if (skip === undefined) continue;
-    const parsed = parsePortList(skip, { names: false, allowZero: true });
+    const parsed = parsePortList(skip, { allowZero: true });
     if (typeof parsed === 'string') continue;
     const hit = serverPortsOn(s, w).filter((n) => portListHas(parsed, n));
     if (hit.length > 0) skipped.push(`${describeWorkload(w)} (${hit.join(', ')})`);
