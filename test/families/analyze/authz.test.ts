@@ -207,7 +207,7 @@ describe('linkerd authz operands (cobra RangeArgs(1, 2))', () => {
       expect(r.stdout).toBe('');
       const lines = r.stderr.split('\n');
       expect(lines[0]).toBe(`Error: accepts between 1 and 2 arg(s), received ${args.length}`);
-      expect(lines.slice(1, 3)).toEqual(['Usage:', '  linkerd authz [flags] [resource...]']);
+      expect(lines.slice(1, 3)).toEqual(['Usage:', '  linkerd authz [flags] resource']);
     }
   });
 });

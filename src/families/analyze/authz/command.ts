@@ -1,7 +1,5 @@
 import * as z from 'zod';
-import { UserError } from '../../../core/errors.js';
 import type { CommandBody } from '../../../cli/kit/command.js';
-import { usageString } from '../../../cli/help/cobraHelp.js';
 import type { AuthzSource, PodView } from './rows.js';
 
 const OptionsSchema = z.object({
@@ -23,18 +21,17 @@ interface Question {
 
 export const command: CommandBody = {
   long: 'List authorizations for a resource.',
-  // cobra's RangeArgs(1, 2): declared optional so that the count check below speaks, not commander's
-  // "accepts 1 arg(s)" for a missing required operand. (The kit has no operand-count declaration, so the
-  // usage line reads `[resource...]` where the real one reads `resource`.)
+  // cobra's RangeArgs(1, 2) and its Use line.
   args: [{ name: 'resource', help: 'TYPE, TYPE/NAME or TYPE NAME', variadic: true }],
+  argCount: { min: 1, max: 2 },
+  use: '[flags] resource',
   examples: EXAMPLES,
   flags: [
     { name: 'namespace', short: 'n', type: 'string', default: '', help: 'Namespace of resource', completion: 'namespaces' },
     { name: 'filename', short: 'f', type: 'strings', default: [], help: 'Answer from these manifests (files or directories) instead of the cluster' },
   ],
-  run: async ({ args, flags, globals, io, command: cmd }) => {
+  run: async ({ args, flags, globals, io }) => {
     const words = (args[0] as string[] | undefined) ?? [];
-    if (words.length < 1 || words.length > 2) throw new UserError(`accepts between 1 and 2 arg(s), received ${words.length}`, { hint: usageString(cmd) });
     const o = OptionsSchema.parse(flags);
     const { parseResourceArg } = await import('../../../core/kube/friendlyNames.js');
     const resource = parseResourceArg(words, (r) => `invalid resource: ${r}`);
