@@ -108,7 +108,7 @@ export function networkValidatorContainer(values: Values): Container {
   if (resources) c.resources = resources;
   // `networkValidator.securityContext` verbatim, unless `enableSecurityContext` is off (then none).
   if (values.networkValidator.enableSecurityContext) {
-    c.securityContext = structuredClone(values.networkValidator.securityContext) as SecurityContext;
+    c.securityContext = structuredClone(values.networkValidator.securityContext);
   }
   c.terminationMessagePolicy = 'FallbackToLogsOnError';
   return c;
