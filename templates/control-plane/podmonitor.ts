@@ -26,6 +26,8 @@ export interface RelabelConfig {
 export interface PodMetricsEndpoint {
   interval: string;
   scrapeTimeout: string;
+  /** Whether Prometheus keeps the timestamps the target exposes (false: the scrape time). */
+  honorTimestamps: boolean;
   relabelings: RelabelConfig[];
 }
 
@@ -122,7 +124,14 @@ export function controllerNamespaceSelector(text: string, namespace: string): Na
   return selector as NamespaceSelector;
 }
 
-function podMonitor(name: string, namespaceSelector: NamespaceSelector, relabelings: RelabelConfig[], values: Values, ctx: ControlPlaneContext): PodMonitor {
+function podMonitor(
+  name: string,
+  namespaceSelector: NamespaceSelector,
+  relabelings: RelabelConfig[],
+  honorTimestamps: boolean,
+  values: Values,
+  ctx: ControlPlaneContext,
+): PodMonitor {
   const { podMonitor: pm } = values;
   const labels = { ...componentLabels(values, ctx), ...pm.labels };
   return {
@@ -132,7 +141,7 @@ function podMonitor(name: string, namespaceSelector: NamespaceSelector, relabeli
     spec: {
       namespaceSelector,
       selector: { matchLabels: {} },
-      podMetricsEndpoints: [{ interval: pm.scrapeInterval, scrapeTimeout: pm.scrapeTimeout, relabelings }],
+      podMetricsEndpoints: [{ interval: pm.scrapeInterval, scrapeTimeout: pm.scrapeTimeout, honorTimestamps, relabelings }],
     },
   };
 }
@@ -144,13 +153,13 @@ export function podMonitors(values: Values, ctx: ControlPlaneContext): PodMonito
   const out: PodMonitor[] = [];
   if (pm.controller.enabled) {
     const selector = controllerNamespaceSelector(pm.controller.namespaceSelector, ctx.namespace);
-    out.push(podMonitor('linkerd-controller', selector, controllerRelabelings(), values, ctx));
+    out.push(podMonitor('linkerd-controller', selector, controllerRelabelings(), pm.controller.honorTimestamps, values, ctx));
   }
   if (pm.serviceMirror.enabled) {
-    out.push(podMonitor('linkerd-multicluster-controller', { any: true }, multiclusterRelabelings(), values, ctx));
+    out.push(podMonitor('linkerd-multicluster-controller', { any: true }, multiclusterRelabelings(), pm.serviceMirror.honorTimestamps, values, ctx));
   }
   if (pm.proxy.enabled) {
-    out.push(podMonitor('linkerd-proxy', { any: true }, proxyRelabelings(ctx.namespace), values, ctx));
+    out.push(podMonitor('linkerd-proxy', { any: true }, proxyRelabelings(ctx.namespace), pm.proxy.honorTimestamps, values, ctx));
   }
   return out;
 }

@@ -10,9 +10,9 @@ export const CONTROLLER_TRACE_ENDPOINT_REQUIRED =
   'controller.tracing.collector.endpoint or proxy.tracing.collector.endpoint must be set if control plane tracing is enabled';
 
 /**
- * `controller.tracing.enabled` (edge-25.10.1 and later): the controller's own collector endpoint, else
- * the proxies'. The older `controlPlaneTracing` switch, from the linkerd-jaeger days, still points
- * at that extension's collector when `controller.tracing` is off.
+ * `controller.tracing.enabled`: the controller's own collector endpoint, else the proxies'. (The
+ * linkerd-jaeger era `controlPlaneTracing`/`controlPlaneTracingNamespace` values are gone from this
+ * release's chart; `--set` of them is refused as an unknown key.)
  */
 export function traceArgs(values: Values): string[] {
   const tracing = values.controller.tracing;
@@ -21,6 +21,5 @@ export function traceArgs(values: Values): string[] {
     if (!endpoint) throw new UserError(CONTROLLER_TRACE_ENDPOINT_REQUIRED);
     return [`-trace-collector=${endpoint}`];
   }
-  if (!values.controlPlaneTracing) return [];
-  return [`-trace-collector=collector.${values.controlPlaneTracingNamespace}.svc.${values.clusterDomain}:55678`];
+  return [];
 }

@@ -106,15 +106,10 @@ export function networkValidatorContainer(values: Values): Container {
   };
   const resources = resourceRequirements(values.proxy.resources);
   if (resources) c.resources = resources;
-  c.securityContext = {
-    allowPrivilegeEscalation: false,
-    capabilities: { drop: ['ALL'] },
-    readOnlyRootFilesystem: true,
-    runAsGroup: 65534,
-    runAsNonRoot: true,
-    runAsUser: 65534,
-    seccompProfile: { type: 'RuntimeDefault' },
-  };
+  // `networkValidator.securityContext` verbatim, unless `enableSecurityContext` is off (then none).
+  if (values.networkValidator.enableSecurityContext) {
+    c.securityContext = structuredClone(values.networkValidator.securityContext);
+  }
   c.terminationMessagePolicy = 'FallbackToLogsOnError';
   return c;
 }

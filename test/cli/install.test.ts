@@ -281,19 +281,11 @@ describe('install: tracing (CLI)', () => {
     expect(r.stderr).toBe('Error: proxy.tracing.collector.endpoint must be set if proxy tracing is enabled\n');
   });
 
-  it('--set controlPlaneTracing=true adds the -trace-collector argument to identity and destination, and nothing to the proxies', async () => {
+  it('--set controlPlaneTracing=true (a key this release dropped) is refused, naming it and what replaces it', async () => {
     const r = await runCli(['install', '--ignore-cluster', ...certFlags('valid'), '--set', 'controlPlaneTracing=true']);
-    expect(r.code).toBe(0);
-    const objs = parseDocs(r.stdout) as Obj[];
-    for (const [name, container] of [
-      ['linkerd-identity', 'identity'],
-      ['linkerd-destination', 'destination'],
-    ]) {
-      const pod = podOf(objs, name);
-      expect(pod.containers.find((c) => c.name === container)!.args).toContain('-trace-collector=collector.linkerd-jaeger.svc.cluster.local:55678');
-      expect(proxyOf(pod).env!.filter((e) => e.name.startsWith('LINKERD2_PROXY_TRACE_'))).toEqual([]);
-      expect(pod.volumes!.map((v) => v.name)).not.toContain('linkerd-podinfo');
-    }
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('Error: --set: controlPlaneTracing: unknown key (removed in this release; use controller.tracing.enabled)\n');
   });
 
   it('--set controller.tracing.enabled=true points the controllers at the tracing collector', async () => {

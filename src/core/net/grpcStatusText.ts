@@ -32,3 +32,33 @@ export function grpcCodeName(code: number): string {
 export function grpcErrorText(code: number, details: string): string {
   return `rpc error: code = ${grpcCodeName(code)} desc = ${details}`;
 }
+
+/** Node's connect errnos in the words Go's syscall.Errno prints. */
+const ERRNO_TEXT: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset by peer',
+  EHOSTUNREACH: 'no route to host',
+  ENETUNREACH: 'network is unreachable',
+  EADDRNOTAVAIL: 'cannot assign requested address',
+  ETIMEDOUT: 'connection timed out',
+};
+
+// grpc-js: `No connection established. Last error: Error: connect ECONNREFUSED 127.0.0.1:1. Resolution note: `
+const NO_CONNECTION = /^No connection established\. Last error: (?:Error: )?connect (E[A-Z]+) (\S+?)\.?(?: Resolution note: (.*))?$/s;
+
+/**
+ * A failed call's status details as grpc-go words them. grpc-js reports a connection it could not
+ * make as `No connection established. Last error: …` with a (often empty) resolution note; grpc-go
+ * says `connection error: desc = "transport: Error while dialing: dial tcp ADDR: connect: REASON"`.
+ * Other details pass through, minus an empty `Resolution note:` tail.
+ */
+export function grpcGoDetails(details: string): string {
+  const m = NO_CONNECTION.exec(details);
+  if (m) {
+    const errno = m[1] ?? '';
+    const addr = m[2] ?? '';
+    const reason = ERRNO_TEXT[errno] ?? errno.toLowerCase();
+    return `connection error: desc = "transport: Error while dialing: dial tcp ${addr}: connect: ${reason}"`;
+  }
+  return details.replace(/\.?\s*Resolution note:\s*$/, '').trim();
+}

@@ -46,8 +46,6 @@ const CHART_DEFAULTS: Values = deepFreeze<Values>({
   revisionHistoryLimit: 10,
   controllerLogLevel: 'info',
   controllerLogFormat: 'plain',
-  controlPlaneTracing: false,
-  controlPlaneTracingNamespace: 'linkerd-jaeger',
   linkerdVersion: VERSION_PLACEHOLDER,
   deploymentStrategy: { rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } },
   enableEndpointSlices: true,
@@ -114,7 +112,16 @@ const CHART_DEFAULTS: Values = deepFreeze<Values>({
       enabled: false,
       traceServiceName: 'linkerd-proxy',
       collector: { endpoint: '', meshIdentity: { serviceAccountName: '', namespace: '' } },
+      // Span attributes the proxy fills from its own environment (`$(_pod_…)` expanded by the kubelet).
+      labels: {
+        'k8s.container.name': '$(_pod_containerName)',
+        'k8s.pod.ip': '$(_pod_ip)',
+        'k8s.pod.uid': '$(_pod_uid)',
+      },
     },
+    // Fields of Go's Values.Proxy without omitempty: always written to linkerd-config, set per workload by inject.
+    isGateway: false,
+    isIngress: false,
   },
 
   proxyInit: {
@@ -140,6 +147,16 @@ const CHART_DEFAULTS: Values = deepFreeze<Values>({
     listenAddr: '',
     timeout: '10s',
     enableSecurityContext: true,
+    // Used verbatim as the network-validator container's securityContext while enableSecurityContext is on.
+    securityContext: {
+      allowPrivilegeEscalation: false,
+      capabilities: { drop: ['ALL'] },
+      readOnlyRootFilesystem: true,
+      runAsGroup: 65534,
+      runAsNonRoot: true,
+      runAsUser: 65534,
+      seccompProfile: { type: 'RuntimeDefault' },
+    },
   },
 
   imagePullSecrets: [],
@@ -210,10 +227,11 @@ const CHART_DEFAULTS: Values = deepFreeze<Values>({
     controller: {
       enabled: true,
       // A template string rendered by the chart, not by us.
-      namespaceSelector: 'matchNames:\n  - {{ .Release.Namespace }}\n  - linkerd-viz\n  - linkerd-jaeger\n',
+      namespaceSelector: 'matchNames:\n  - {{ .Release.Namespace }}\n  - linkerd-viz\n',
+      honorTimestamps: true,
     },
-    serviceMirror: { enabled: true },
-    proxy: { enabled: true },
+    serviceMirror: { enabled: true, honorTimestamps: true },
+    proxy: { enabled: true, honorTimestamps: true },
   },
 
   egress: { globalEgressNetworkNamespace: 'linkerd-egress' },

@@ -138,10 +138,11 @@ const proxy = z.strictObject({
     /** Empty means `opentelemetry`, the only protocol the proxy still speaks. */
     protocol: str.optional(),
     collector: tracingCollector,
-    /** Extra span attributes; absent means the chart's default pod uid/ip/container name. */
+    /** Extra span attributes (the chart's default: pod uid/ip/container name); absent in older configs. */
     labels: stringMap.optional(),
   }),
-  // Not in the chart's values.yaml, but fields of the Go Values struct that the injector reads.
+  // Not in the chart's values.yaml, but fields of the Go Values struct (no omitempty, so always
+  // written; defaults.ts supplies false) that the injector reads. Optional: older configs lack them.
   isIngress: bool.optional(),
   isGateway: bool.optional(),
   accessLog: str.optional(),
@@ -181,6 +182,8 @@ const networkValidator = z.strictObject({
   listenAddr: str,
   timeout: str,
   enableSecurityContext: bool,
+  /** The container's securityContext (a Kubernetes object) while enableSecurityContext is on. */
+  securityContext: z.record(z.string(), z.unknown()),
 });
 
 const policyController = z.strictObject({
@@ -233,9 +236,9 @@ const podMonitor = z.strictObject({
   scrapeInterval: str,
   scrapeTimeout: str,
   labels: defaultedMap,
-  controller: z.strictObject({ enabled: bool, namespaceSelector: str }),
-  serviceMirror: z.strictObject({ enabled: bool }),
-  proxy: z.strictObject({ enabled: bool }),
+  controller: z.strictObject({ enabled: bool, namespaceSelector: str, honorTimestamps: bool }),
+  serviceMirror: z.strictObject({ enabled: bool, honorTimestamps: bool }),
+  proxy: z.strictObject({ enabled: bool, honorTimestamps: bool }),
 });
 
 const deploymentStrategy = z.strictObject({
@@ -258,8 +261,6 @@ export const ValuesSchema = z.strictObject({
   revisionHistoryLimit: uint,
   controllerLogLevel: str,
   controllerLogFormat: str,
-  controlPlaneTracing: bool,
-  controlPlaneTracingNamespace: str,
   linkerdVersion: str,
   deploymentStrategy,
   enableEndpointSlices: bool,

@@ -20,6 +20,17 @@ function expectedName(expected: string): string {
   return EXPECTED_NAMES[expected] ?? expected;
 }
 
+/** Keys older charts had and this release dropped: named with what replaces them. */
+const REMOVED_KEYS: Readonly<Record<string, string>> = {
+  controlPlaneTracing: 'removed in this release; use controller.tracing.enabled',
+  controlPlaneTracingNamespace: 'removed in this release; use controller.tracing.collector.endpoint',
+};
+
+function unknownKeyReason(path: readonly PropertyKey[], key: PropertyKey | undefined): string {
+  const removed = path.length === 0 && typeof key === 'string' ? REMOVED_KEYS[key] : undefined;
+  return removed ? `unknown key (${removed})` : 'unknown key';
+}
+
 function describe(issue: Issue, input: unknown): { path: PropertyKey[]; reason: string } {
   const path = [...issue.path];
   const got = getPath(input, path);
@@ -27,7 +38,7 @@ function describe(issue: Issue, input: unknown): { path: PropertyKey[]; reason: 
     case 'unrecognized_keys':
       return {
         path: [...path, ...issue.keys.slice(0, 1)],
-        reason: issue.keys.length > 1 ? `unknown key (also: ${issue.keys.slice(1).join(', ')})` : 'unknown key',
+        reason: issue.keys.length > 1 ? `unknown key (also: ${issue.keys.slice(1).join(', ')})` : unknownKeyReason(path, issue.keys[0]),
       };
     case 'invalid_type':
       if (issue.expected === 'int' && typeof got === 'number') return { path, reason: `expected integer, got ${got}` };

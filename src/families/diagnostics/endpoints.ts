@@ -1,4 +1,5 @@
 import type { Client } from '@grpc/grpc-js';
+import { grpcGoDetails } from '../../core/net/grpcStatusText.js';
 import { DESTINATION_GET, decodeUpdate, encodeGetDestination, type Update, type WeightedAddr } from './proto/destination.js';
 
 /*
@@ -51,8 +52,9 @@ export function getEndpoints(client: Client, authorities: readonly string[], tok
       call.on('data', (u: Update) => found.push(...endpointsOf(u)));
       call.on('error', (e: Error & { details?: string }) => {
         if ((e as { code?: number }).code === 1) return; // cancelled by us
-        // The first stream error aborts the command, as in the real one.
-        reject(new DestinationError(e.details ?? e.message));
+        // The first stream error aborts the command, as in the real one, which prints the status
+        // message alone (grpc-go's desc, without `rpc error: code = …`).
+        reject(new DestinationError(grpcGoDetails(e.details ?? e.message)));
         finish();
       });
       call.on('end', () => {

@@ -1,5 +1,5 @@
 import { status, type Client, type ServiceError } from '@grpc/grpc-js';
-import { grpcErrorText } from '../../core/net/grpcStatusText.js';
+import { grpcErrorText, grpcGoDetails } from '../../core/net/grpcStatusText.js';
 import { decode, encode, type GoJson, type MessageDef } from './proto/schema.js';
 
 /*
@@ -21,7 +21,7 @@ export class RpcError extends Error {
 function rpcError(e: ServiceError, deadlineMs: number): RpcError {
   // A deadline of ours reads as Go's expired context.
   if (e.code === status.DEADLINE_EXCEEDED && /^Deadline exceeded/i.test(e.details)) return new RpcError(4, 'context deadline exceeded');
-  return new RpcError(e.code, e.details || e.message || `no answer within ${deadlineMs} ms`);
+  return new RpcError(e.code, grpcGoDetails(e.details || e.message) || `no answer within ${deadlineMs} ms`);
 }
 
 export function unary(client: Client, method: string, reqDef: MessageDef, req: GoJson, resDef: MessageDef, deadlineMs: number): Promise<GoJson> {

@@ -361,6 +361,16 @@ describe('stored values (Secret linkerd-config-overrides)', () => {
     expect(unknownKeys).toEqual(['retired']);
   });
 
+  it('an install that turned on the jaeger-era controlPlaneTracing upgrades: the removed keys are listed, not refused', () => {
+    const { values, unknownKeys } = loadStoredValues(
+      storedSecret({ controlPlaneTracing: true, controlPlaneTracingNamespace: 'tracing', podMonitor: { enabled: true } }) as never,
+    );
+    expect(unknownKeys.sort()).toEqual(['controlPlaneTracing', 'controlPlaneTracingNamespace']);
+    expect(values.podMonitor.enabled).toBe(true);
+    expect(values.podMonitor.proxy.honorTimestamps).toBe(true);
+    expect(values.controller.tracing).toBeUndefined();
+  });
+
   it('a Secret without its data key is an error', () => {
     expect(() => loadStoredValues({ metadata: { name: 'linkerd-config-overrides' } })).toThrow(
       'secret/linkerd-config-overrides is missing linkerd-config-overrides data',

@@ -196,6 +196,35 @@ describe('parseClusterValues (reading linkerd-config back)', () => {
     expect(values.proxy.runtime.workers).toEqual({ minimum: 1 });
   });
 
+  it('reads a linkerd-config written before this release (jaeger-era tracing keys, none of the new keys)', () => {
+    const old = linkerdConfigValues(defaultValues('edge-25.9.1')) as Record<string, Record<string, unknown>>;
+    Object.assign(old, { controlPlaneTracing: true, controlPlaneTracingNamespace: 'linkerd-jaeger' });
+    for (const k of ['isGateway', 'isIngress']) delete old.proxy[k];
+    delete (old.proxy.tracing as Record<string, unknown>).labels;
+    delete old.networkValidator.securityContext;
+    for (const section of ['controller', 'serviceMirror', 'proxy']) delete (old.podMonitor[section] as Record<string, unknown>).honorTimestamps;
+    const { values, unknownKeys, invalidKeys } = parseClusterValues(old, 'linkerd-config');
+    expect(unknownKeys.sort()).toEqual(['controlPlaneTracing', 'controlPlaneTracingNamespace']);
+    expect(invalidKeys).toEqual([]);
+    expect(values.networkValidator.securityContext).toEqual(defaultValues().networkValidator.securityContext);
+    expect(values.podMonitor.proxy.honorTimestamps).toBe(true);
+    expect(values.proxy.isGateway).toBe(false);
+  });
+
+  it('reads a linkerd-config with the new keys set away from their defaults', () => {
+    const v = defaultValues();
+    v.proxy.isIngress = true;
+    v.podMonitor.controller.honorTimestamps = false;
+    v.networkValidator.securityContext = { ...v.networkValidator.securityContext, runAsUser: 1000 };
+    v.proxy.tracing.labels = { ...v.proxy.tracing.labels, team: 'mesh' };
+    const { values, unknownKeys } = parseClusterValues(linkerdConfigValues(v), 'linkerd-config');
+    expect(unknownKeys).toEqual([]);
+    expect(values.proxy.isIngress).toBe(true);
+    expect(values.podMonitor.controller.honorTimestamps).toBe(false);
+    expect(values.networkValidator.securityContext).toEqual(v.networkValidator.securityContext);
+    expect(values.proxy.tracing.labels).toEqual(v.proxy.tracing.labels);
+  });
+
   it('falls back to the default for a wrongly typed known key and lists it', () => {
     const stored = { ...linkerdConfigValues(defaultValues()), controllerReplicas: 'three' };
     const { values, invalidKeys } = parseClusterValues(stored, 'linkerd-config');

@@ -1,4 +1,5 @@
 import * as grpc from '@grpc/grpc-js';
+import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeGetDestination, encodeUpdate, type GetDestination, type Update } from '../../../src/families/diagnostics/proto/destination.js';
 import { startApiServer, type ApiServer } from '../../support/apiserver.js';
@@ -111,8 +112,40 @@ describe('linkerd diagnostics endpoints (loopback gRPC destination server)', () 
     expect([r.code, r.stdout, r.stderr]).toEqual([1, '', 'Destination API error: Invalid authority: nope\n']);
   });
 
+  it('words a refused connection as grpc-go does: the status message alone, as the real command prints it', async () => {
+    const port = await refusedLoopbackPort();
+    const r = await runCli(['--api-addr', `127.0.0.1:${port}`, 'diagnostics', 'endpoints', 'emoji-svc.emojivoto.svc.cluster.local:8080']);
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      1,
+      '',
+      `Destination API error: connection error: desc = "transport: Error while dialing: dial tcp 127.0.0.1:${port}: connect: connection refused"\n`,
+    ]);
+  });
+
+  it('diagnostics profile prints the whole grpc-go status error for a refused connection', async () => {
+    const port = await refusedLoopbackPort();
+    const r = await runCli(['--api-addr', `127.0.0.1:${port}`, 'diagnostics', 'profile', '10.0.0.1:8080']);
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      1,
+      '',
+      `Destination API error: rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial tcp 127.0.0.1:${port}: connect: connection refused"\n`,
+    ]);
+  });
+
   it('refuses another output', async () => {
     const r = await runCli(['--api-addr', address, 'diagnostics', 'endpoints', '-o', 'yaml', 'x']);
     expect(r.stderr).toContain('--output currently only supports table and json');
   });
 });
+
+/** A loopback port nothing listens on: bound by the OS, then closed. */
+function refusedLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}

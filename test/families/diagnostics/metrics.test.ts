@@ -34,9 +34,78 @@ describe('diagnostics proxy-metrics --obfuscate', () => {
     expect(out).toContain('target_addr="f21fd977"');
     expect(out).toContain('target_addr="d5b2560e"');
     expect(out).toContain('client_id="b1da0aee"');
-    // Everything else is untouched: addresses in other labels, names, values, HELP and TYPE.
+    // Other labels, names, integer values, HELP and TYPE come out as they went in.
     expect(out).toContain('target_ip="10.42.0.63",target_port="8080",srv_name="web"} 12');
     expect(out.split('\n').slice(0, 2)).toEqual(SAMPLE.split('\n').slice(0, 2));
+  });
+
+  it("re-serialises the scrape as Go's text writer does (values, types, histograms, comments)", () => {
+    const input = [
+      '# HELP inbound_http_authz_allow_total The total number of inbound HTTP requests that were authorized',
+      '# TYPE inbound_http_authz_allow_total counter',
+      'inbound_http_authz_allow_total{target_addr="10.42.0.63:8080",srv_name="web",client_id="web.app.serviceaccount.identity.linkerd.cluster.local"} 12',
+      '# HELP process_start_time_seconds Time that the process started (in seconds since the UNIX epoch)',
+      '# TYPE process_start_time_seconds gauge',
+      'process_start_time_seconds 1733440000',
+      "# HELP response_latency_ms Elapsed times between a request's headers being received and its response stream completing",
+      '# TYPE response_latency_ms histogram',
+      'response_latency_ms_bucket{direction="inbound",authority="web.app.svc.cluster.local:8080",le="1"} 5',
+      'response_latency_ms_bucket{le="2.0",direction="inbound",authority="web.app.svc.cluster.local:8080"} 7',
+      'response_latency_ms_sum{direction="inbound",authority="web.app.svc.cluster.local:8080"} 1.0',
+      'response_latency_ms_count{direction="inbound",authority="web.app.svc.cluster.local:8080"} 9',
+      'tcp_open_connections{direction="outbound",dst_namespace="app",dst_service="db",note="say \\"hi\\""} 2 1733440000123',
+      '# TYPE idle_family gauge',
+      '# UNIT process_cpu_seconds_total seconds',
+      '# TYPE process_cpu_seconds_total counter',
+      'process_cpu_seconds_total 0.00001',
+      'proxy_build_info{version="1.2.3"} 1.0',
+      '# EOF',
+      '',
+    ].join('\n');
+    // Written by hand from expfmt's rules: HELP only where given, TYPE always (untyped when
+    // undeclared), families without samples and other comments dropped, histogram buckets with `le`
+    // last and a +Inf bucket from _count, floats as strconv 'g' shortest.
+    expect(obfuscateMetrics(input)).toBe(
+      [
+        '# HELP inbound_http_authz_allow_total The total number of inbound HTTP requests that were authorized',
+        '# TYPE inbound_http_authz_allow_total counter',
+        'inbound_http_authz_allow_total{target_addr="d5b2560e",srv_name="web",client_id="1f49234b"} 12',
+        '# HELP process_start_time_seconds Time that the process started (in seconds since the UNIX epoch)',
+        '# TYPE process_start_time_seconds gauge',
+        'process_start_time_seconds 1.73344e+09',
+        "# HELP response_latency_ms Elapsed times between a request's headers being received and its response stream completing",
+        '# TYPE response_latency_ms histogram',
+        'response_latency_ms_bucket{direction="inbound",authority="c0b7dc96",le="1"} 5',
+        'response_latency_ms_bucket{direction="inbound",authority="c0b7dc96",le="2"} 7',
+        'response_latency_ms_bucket{direction="inbound",authority="c0b7dc96",le="+Inf"} 9',
+        'response_latency_ms_sum{direction="inbound",authority="c0b7dc96"} 1',
+        'response_latency_ms_count{direction="inbound",authority="c0b7dc96"} 9',
+        '# TYPE tcp_open_connections untyped',
+        'tcp_open_connections{direction="outbound",dst_namespace="a172cedc",dst_service="7bdc25d1",note="say \\"hi\\""} 2 1733440000123',
+        '# TYPE process_cpu_seconds_total counter',
+        'process_cpu_seconds_total 1e-05',
+        '# TYPE proxy_build_info untyped',
+        'proxy_build_info{version="1.2.3"} 1',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it("formats floats as Go's strconv g with shortest precision", async () => {
+    const { goFloat } = await import('../../../src/families/diagnostics/obfuscate.js');
+    expect([1733440000, 1, 0, -0, 123456, 1234567, 0.0001, 0.00001, 1.5e300, -2.5e-7, 0.1].map(goFloat)).toEqual([
+      '1.73344e+09',
+      '1',
+      '0',
+      '0',
+      '123456',
+      '1.234567e+06',
+      '0.0001',
+      '1e-05',
+      '1.5e+300',
+      '-2.5e-07',
+      '0.1',
+    ]);
   });
 
   it('refuses a malformed label set with the line it is on', () => {

@@ -46,7 +46,7 @@ describe('podmonitor: Prometheus Operator PodMonitors (chart podmonitor.yaml)', 
       expect(m.metadata.annotations).toEqual({ 'linkerd.io/created-by': 'linkerd/cli edge-26.9.1' });
       expect(m.spec.selector).toEqual({ matchLabels: {} });
     }
-    expect(monitors.map((m) => m.spec.namespaceSelector)).toEqual([{ matchNames: ['linkerd', 'linkerd-viz', 'linkerd-jaeger'] }, { any: true }, { any: true }]);
+    expect(monitors.map((m) => m.spec.namespaceSelector)).toEqual([{ matchNames: ['linkerd', 'linkerd-viz'] }, { any: true }, { any: true }]);
   });
 
   it('scrapes with podMonitor.scrapeInterval and scrapeTimeout, one endpoint per monitor', async () => {
@@ -57,6 +57,16 @@ describe('podmonitor: Prometheus Operator PodMonitors (chart podmonitor.yaml)', 
     }
     const defaults = monitorsOf(await render(valuesWith(ENABLED)));
     expect(defaults.map((m) => [m.spec.podMetricsEndpoints[0].interval, m.spec.podMetricsEndpoints[0].scrapeTimeout])).toEqual(Array(3).fill(['10s', '10s']));
+  });
+
+  it("honours the targets' timestamps by default; podMonitor.<section>.honorTimestamps=false turns it off for that monitor only", async () => {
+    const endpoint = (objects: RenderedObject[], name: string) => monitor(objects, name).spec.podMetricsEndpoints[0];
+    const defaults = await render(valuesWith(ENABLED));
+    for (const name of ['linkerd-controller', 'linkerd-multicluster-controller', 'linkerd-proxy']) expect(endpoint(defaults, name).honorTimestamps).toBe(true);
+    const off = await render(valuesWith([...ENABLED, 'podMonitor.proxy.honorTimestamps=false']));
+    expect(endpoint(off, 'linkerd-proxy').honorTimestamps).toBe(false);
+    expect(endpoint(off, 'linkerd-controller').honorTimestamps).toBe(true);
+    expect(endpoint(off, 'linkerd-multicluster-controller').honorTimestamps).toBe(true);
   });
 
   for (const [section, name] of [
@@ -133,7 +143,7 @@ describe('podmonitor: Prometheus Operator PodMonitors (chart podmonitor.yaml)', 
 describe('podMonitor.controller.namespaceSelector (YAML text the chart runs through tpl)', () => {
   it('fills in the control-plane namespace', async () => {
     const objects = await render(valuesWith(ENABLED), { namespace: 'mesh' });
-    expect(monitor(objects, 'linkerd-controller').spec.namespaceSelector).toEqual({ matchNames: ['mesh', 'linkerd-viz', 'linkerd-jaeger'] });
+    expect(monitor(objects, 'linkerd-controller').spec.namespaceSelector).toEqual({ matchNames: ['mesh', 'linkerd-viz'] });
     expect(controllerNamespaceSelector('matchNames: [ "{{.Release.Namespace}}" ]', 'l5d')).toEqual({ matchNames: ['l5d'] });
   });
 

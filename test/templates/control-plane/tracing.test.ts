@@ -100,25 +100,19 @@ describe('install with control-plane tracing', () => {
     await expect(render(valuesWith(['controller.tracing.enabled=true']))).rejects.toThrow(CONTROLLER_TRACE_ENDPOINT_REQUIRED);
   });
 
-  it('controlPlaneTracing (the linkerd-jaeger era switch) adds only the controller argument, nothing to the proxies', async () => {
-    const objs = await render(valuesWith(['controlPlaneTracing=true', 'controlPlaneTracingNamespace=observability']));
-    for (const [name, container] of Object.entries(CONTROLLERS)) {
-      expect(controllerArgs(podOf(objs, name), container)).toContain('-trace-collector=collector.observability.svc.cluster.local:55678');
-    }
-    for (const name of PROXIED) {
-      const pod = podOf(objs, name);
-      expect(traceVars(proxyOf(pod))).toEqual([]);
-      expect(proxyOf(pod).volumeMounts!.map((m) => m.name)).not.toContain('linkerd-podinfo');
-      expect(pod.volumes!.map((v) => v.name)).not.toContain('linkerd-podinfo');
-    }
+  it('the linkerd-jaeger era controlPlaneTracing values are gone: --set of either is refused, naming the key and its replacement', () => {
+    expect(() => valuesWith(['controlPlaneTracing=true'])).toThrow(
+      '--set: controlPlaneTracing: unknown key (removed in this release; use controller.tracing.enabled)',
+    );
+    expect(() => valuesWith(['controlPlaneTracingNamespace=observability'])).toThrow(
+      '--set: controlPlaneTracingNamespace: unknown key (removed in this release; use controller.tracing.collector.endpoint)',
+    );
   });
 
-  it('controller.tracing wins over controlPlaneTracing: one -trace-collector argument', async () => {
-    const objs = await render(
-      valuesWith(['controlPlaneTracing=true', 'controller.tracing.enabled=true', 'controller.tracing.collector.endpoint=otel.monitoring:4317']),
-    );
-    expect(controllerArgs(podOf(objs, 'linkerd-identity'), 'identity').filter((a) => a.startsWith('-trace-collector'))).toEqual([
-      '-trace-collector=otel.monitoring:4317',
-    ]);
+  it('without controller.tracing the controllers get no -trace-collector argument', async () => {
+    const objs = await render(valuesWith([]));
+    for (const [name, container] of Object.entries(CONTROLLERS)) {
+      expect(controllerArgs(podOf(objs, name), container).filter((a) => a.startsWith('-trace-collector'))).toEqual([]);
+    }
   });
 });

@@ -176,6 +176,28 @@ describe('proxy spec: variants', () => {
     expect(parts.volumes.map((v) => v.name)).not.toContain('linkerd-proxy-init-xtables-lock');
   });
 
+  it('gives the network validator networkValidator.securityContext verbatim, and none with enableSecurityContext=false', () => {
+    const validator = (edit: (v: ReturnType<typeof values>) => void) =>
+      sidecarParts(
+        values((v) => {
+          v.cniEnabled = true;
+          edit(v);
+        }),
+        ctx,
+      ).initContainersPrepend[0];
+    expect(validator(() => {}).securityContext).toEqual({
+      allowPrivilegeEscalation: false,
+      capabilities: { drop: ['ALL'] },
+      readOnlyRootFilesystem: true,
+      runAsGroup: 65534,
+      runAsNonRoot: true,
+      runAsUser: 65534,
+      seccompProfile: { type: 'RuntimeDefault' },
+    });
+    expect(validator((v) => (v.networkValidator.securityContext = { runAsUser: 1000680000 })).securityContext).toEqual({ runAsUser: 1000680000 });
+    expect(validator((v) => (v.networkValidator.enableSecurityContext = false)).securityContext).toBeUndefined();
+  });
+
   it('sets runAsGroup and --proxy-gid only for a non-negative gid', () => {
     const v = values((x) => {
       x.proxy.gid = 3000;
