@@ -161,6 +161,23 @@ describe('linkerd multicluster install', () => {
   });
 });
 
+describe('linkerd multicluster: -o other than yaml or json', () => {
+  it('is refused in the real words of each command, before any read, nothing on stdout', async () => {
+    const cases: Array<[string[], string]> = [
+      [['install', '--ignore-cluster'], 'unsupported format xml'],
+      [['allow', '--service-account-name', 'x'], 'unsupported format xml'],
+      [['uninstall'], 'unsupported format xml'],
+      [['unlink', '--cluster-name', 'east'], 'unsupported format: xml'],
+      [['link-gen', '--cluster-name', 'east'], 'output format xml not supported'],
+    ];
+    for (const [args, words] of cases) {
+      const r = await runCli(['multicluster', ...args, '-o', 'xml', '--kubeconfig', '/nonexistent/kubeconfig']);
+      // (unlink prints its deprecation line first, as the real one does)
+      expect([args[0], r.code, r.stdout, r.stderr.split('\n').slice(-2).join('\n')]).toEqual([args[0], 1, '', `Error: ${words}\n`]);
+    }
+  });
+});
+
 describe('linkerd multicluster link-gen', () => {
   let server: ApiServer;
   beforeAll(async () => {

@@ -32,7 +32,7 @@ export const install: CommandSpec = {
   ],
   run: async ({ flags, globals, io, command: cmd }) => {
     const opts = Options.parse(flags);
-    const format = manifestFormat(opts.output);
+    const format = manifestFormat(opts.output, (f) => `unsupported format ${f}`);
     const waitMs = parseWait(opts.wait);
     const setFlags = readSetFlags(cmd, multiclusterChart, ['install'], io.env);
     const [{ installValuesFromInputs }, { clusterFactsFrom }, { cliContext, renderMulticluster }] = await Promise.all([
