@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import yaml from 'js-yaml';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -112,7 +114,35 @@ async function westObjects(): Promise<object[]> {
     { component: 'controller', 'mirror.linkerd.io/cluster-name': 'east' },
     cluster.bundle,
   );
-  return [...cluster.objects, ...objects, endpoints, controllerPod];
+  // The controller's admin port (scraped by check 9 through a port-forward), and the Lease it leads with.
+  (controllerPod as unknown as Pod).spec?.containers.push({ name: 'controller', image: 'x', ports: [{ name: 'ctrl-admin', containerPort: 9990 }] });
+  const lease = {
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: { name: 'service-mirror-write-east', namespace: MC },
+    spec: { holderIdentity: 'controller-east-7f9b8-xyz12' },
+  };
+  return [...cluster.objects, ...objects, endpoints, controllerPod, lease];
+}
+
+/** What west's service mirror answers on its admin port's /metrics: east's gateway alive, unless a test changes it; `hang` never answers. */
+const mirrorMetrics = { text: 'gateway_alive{target_cluster_name="east"} 1\ngateway_enabled{target_cluster_name="east"} 1\n', hang: false };
+
+/** A loopback server standing in for the controller's admin port. */
+async function metricsServer(): Promise<number> {
+  const s = http.createServer((req, res) => {
+    if (mirrorMetrics.hang) return; // never answers: the scrape's deadline must end it
+    res.end(req.url === '/metrics' ? mirrorMetrics.text : 'no');
+  });
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  cleanup.push(
+    () =>
+      new Promise<void>((resolve) => {
+        s.closeAllConnections();
+        s.close(() => resolve());
+      }),
+  );
+  return (s.address() as AddressInfo).port;
 }
 
 interface JsonReport {
@@ -126,10 +156,16 @@ let cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const c of cleanup.reverse()) await c();
   cleanup = [];
+  Object.assign(mirrorMetrics, { text: 'gateway_alive{target_cluster_name="east"} 1\ngateway_enabled{target_cluster_name="east"} 1\n', hang: false });
 });
 
 async function serve(objects: object[], token?: string): Promise<ApiServer> {
-  const server = await startApiServer({ objects, ...(token ? { token } : {}) });
+  const port = await metricsServer();
+  const server = await startApiServer({
+    objects,
+    ...(token ? { token } : {}),
+    portForward: (namespace, pod, p) => (namespace === MC && pod === 'controller-east-7f9b8-xyz12' && p === 9990 ? { host: '127.0.0.1', port } : undefined),
+  });
   cleanup.push(() => server.stop());
   return server;
 }
@@ -225,6 +261,39 @@ describe('multicluster check across two loopback clusters', () => {
     expect(checks.get('remote cluster access credentials are valid')?.error).toBe(
       '        * secret: [linkerd-multicluster/cluster-credentials-east]: could not parse config secret: secret should contain target cluster name as annotation mirror.linkerd.io/cluster-name',
     );
+  });
+});
+
+describe("multicluster check 9: the leading service mirror's gateway_alive, scraped within --timeout", () => {
+  const probe = async (west: ApiServer, extra: string[] = []) => {
+    const r = await runCli(['multicluster', 'check', '--kubeconfig', west.kubeconfigPath, '--wait', '0s', '-o', 'json', ...extra], { env: NO_VERSIONCHECK });
+    return byDescription(r.stdout).get('probe services able to communicate with all gateway mirrors');
+  };
+
+  it('a dead gateway (gateway_alive 0) fails with the real words; the scrape went through the port-forward', async () => {
+    const { west } = await twoClusters();
+    mirrorMetrics.text = 'gateway_alive{target_cluster_name="east"} 0\ngateway_enabled{target_cluster_name="east"} 1\n';
+    west.resetRequests();
+    expect(await probe(west)).toMatchObject({ result: 'error', error: 'liveness checks failed for east' });
+    const paths = west.requests.map((q) => `${q.method} ${q.path.split('?')[0] ?? ''}`);
+    expect(paths).toContain('GET /apis/coordination.k8s.io/v1/namespaces/linkerd-multicluster/leases/service-mirror-write-east');
+    expect(paths.some((p) => p.includes('/pods/controller-east-7f9b8-xyz12/portforward'))).toBe(true);
+  });
+
+  it('a scrape that gets no answer ends at --timeout: the real "timed out waiting for metrics"', async () => {
+    const { west } = await twoClusters();
+    mirrorMetrics.hang = true;
+    expect(await probe(west, ['--timeout', '500ms'])).toMatchObject({
+      result: 'error',
+      error: 'failed to get gateway metrics for target cluster east: timed out waiting for metrics',
+    });
+  });
+
+  it('no Lease, or a Lease held by no listed pod, is named as the real check names it', async () => {
+    const { west } = await twoClusters();
+    const lease = west.objects('coordination.k8s.io/v1', 'Lease', MC)[0];
+    west.put({ ...lease, spec: { holderIdentity: 'controller-east-gone' } });
+    expect((await probe(west))?.error).toBe('expected exactly one gateway metric for target cluster east; got 0');
   });
 });
 
