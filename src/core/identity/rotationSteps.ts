@@ -180,8 +180,15 @@ export async function addAnchor(input: StepInput & { trustAnchorFile: string }):
       'Linked clusters need the same step (add-anchor with this file, applied to each, then restarts) before any issuer is switched:',
       ...behind.map((p) => (p.status === 'unknown' ? `  ${peerName(p)}: cannot be read (${p.error ?? ''})` : `  ${peerName(p)}`)),
     );
-  } else if (peers.length > 0) {
-    notes.push(`Linked clusters already trusting the new anchor: ${peers.map((p) => p.name).join(', ')}.`);
+  }
+  const trusting = peers.filter((p) => p.trustsRequired === true);
+  if (behind.length === 0 && trusting.length > 0) notes.push(`Linked clusters already trusting the new anchor: ${trusting.map((p) => p.name).join(', ')}.`);
+  const unreadable = peers.filter((p) => p.anchorsKnown === false);
+  if (unreadable.length > 0) {
+    notes.push(
+      'Linked clusters whose anchors are not in their linkerd-config (external CA): add the new anchor there the way their CA is managed:',
+      ...unreadable.map((p) => `  ${peerName(p)}`),
+    );
   }
   return { objects: c.render(next), notes };
 }

@@ -506,7 +506,13 @@ describe('identity rotate: linked clusters without a gateway, and with an extern
     });
     const next = await newAnchorFiles(t, 'new-ca');
     const newSha = sha(next.anchor.certPem);
-    apply(west, (await addAnchor({ ...step(west), trustAnchorFile: next.crt })).objects);
+    const added = await addAnchor({ ...step(west), trustAnchorFile: next.crt });
+    expect(added.notes.slice(-2)).toEqual([
+      'Linked clusters whose anchors are not in their linkerd-config (external CA): add the new anchor there the way their CA is managed:',
+      '  east (Link linkerd-multicluster/east)',
+    ]);
+    expect(added.notes.join('\n')).not.toContain('already trusting');
+    apply(west, added.objects);
     restartMeshedPods(west, new Date(Date.now() - HOUR));
 
     const st = await runCli(['identity', 'rotate', 'status', '--kubeconfig', west.kubeconfigPath]);
