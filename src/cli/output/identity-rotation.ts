@@ -16,7 +16,7 @@ function peerLines(peers: readonly PeerTrust[]): string[] {
       out.push(`    unknown: ${f(p.error ?? '')}`);
       continue;
     }
-    out.push(`    control plane trusts: ${shas(p.controlPlane)}`);
+    out.push(`    control plane trusts: ${p.anchorsKnown === false ? 'unknown (its anchors are not in linkerd-config: external CA)' : shas(p.controlPlane)}`);
     if (p.gateway) {
       const g = p.gateway;
       out.push(`    gateway (${g.pods} pod(s)) trusts: ${g.anchors === undefined ? 'unknown' : shas(g.anchors)}`);
@@ -24,10 +24,14 @@ function peerLines(peers: readonly PeerTrust[]): string[] {
       out.push(
         `    gateway identity chains to: ${chain}${g.mayHoldPreviousIssuer ? ' (pods started before the issuer: may still hold the previous one)' : ''}`,
       );
+      out.push(`    trusts the new anchor: ${yesNo(p.trustsRequired)}; gateway still on the old chain: ${yesNo(p.gatewayOnOldChain)}`);
     } else {
-      out.push('    no gateway (gateway-less link)');
+      // No gateway: its pods reach ours directly with certificates of its issuer.
+      const i = p.issuer;
+      const chain = i === undefined || !i.known ? 'unknown (external issuer)' : i.anchor === undefined ? 'no known anchor' : i.anchor.slice(0, 16);
+      out.push(`    no gateway (gateway-less link): its pods' identities chain to: ${chain}`);
+      out.push(`    trusts the new anchor: ${yesNo(p.trustsRequired)}; issuer still on the old chain: ${yesNo(p.issuerOnOldChain)}`);
     }
-    out.push(`    trusts the new anchor: ${yesNo(p.trustsRequired)}; gateway still on the old chain: ${yesNo(p.gatewayOnOldChain)}`);
   }
   return out;
 }

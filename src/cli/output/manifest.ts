@@ -3,9 +3,13 @@ import { UserError } from '../../core/errors.js';
 
 export type ManifestFormat = 'yaml' | 'json';
 
-export function manifestFormat(value: string): ManifestFormat {
+/**
+ * `-o yaml|json`; any other value is refused with `refusal` (default: our own words naming the
+ * flag; commands that carry the real CLI's words, e.g. `unsupported format xml`, pass them).
+ */
+export function manifestFormat(value: string, refusal?: (value: string) => string): ManifestFormat {
   if (value === 'yaml' || value === 'json') return value;
-  throw new UserError(`--output supports "yaml" or "json" (got "${value}")`);
+  throw new UserError(refusal ? refusal(value) : `--output supports "yaml" or "json" (got "${value}")`);
 }
 
 /**

@@ -48,8 +48,20 @@ export interface PeerTrust {
   via: string;
   status: 'known' | 'unknown';
   error?: string;
-  /** Anchors the peer's control plane trusts. */
+  /** Anchors the peer's control plane trusts (empty when they are not in its linkerd-config: see `anchorsKnown`). */
   controlPlane: PeerAnchor[];
+  /**
+   * The peer's linkerd-config carries its trust anchors. False with an external CA (empty
+   * `identityTrustAnchorsPEM`): what it trusts cannot be read, so the judgements below are unknown.
+   */
+  anchorsKnown?: boolean;
+  /** The peer's issuer, whatever the link: with no gateway, its pods reach ours with certificates of this issuer. */
+  issuer?: {
+    /** The peer's linkerd-config carries its issuer certificate (not with an external issuer). */
+    known: boolean;
+    /** The anchor (sha256) the peer's issuer chains to, among the peer's and our anchors. */
+    anchor?: string;
+  };
   gateway?: {
     pods: number;
     /** Anchors every gateway pod's proxy trusts (the intersection); undefined when a pod's bundle is not readable. */
@@ -67,6 +79,8 @@ export interface PeerTrust {
   controlPlaneTrustsRequired?: boolean;
   /** Its gateway still presents (or may present) an identity chained to an anchor outside `required`. */
   gatewayOnOldChain?: boolean;
+  /** Gateway-less link: its pods talk to ours directly, with certificates of an issuer chained to an anchor outside `required`. */
+  issuerOnOldChain?: boolean;
   /** Its anchors and ours share at least one. */
   overlaps?: boolean;
 }
@@ -109,22 +123,25 @@ export async function assessPeers(peers: readonly PeerFacts[], local: LocalTrust
     peers.map(async (p): Promise<PeerTrust> => {
       if (p.error !== undefined) return { name: p.name, via: p.via, status: 'unknown', error: p.error, controlPlane: [] };
       const peerAnchors = anchorsOf(p.anchorsPem);
+      // An empty identityTrustAnchorsPEM is an external CA, not a peer that trusts nothing.
+      const anchorsKnown = peerAnchors.length > 0;
       const controlPlane = refs(peerAnchors);
       const cpSha = controlPlane.map((a) => a.sha256);
+      const issuerCert = anchorsOf(p.issuerPem)[0];
+      const issuerAnchor = issuerCert ? await signedBy(issuerCert, [...peerAnchors, ...local.bundle]) : undefined;
+      const issuer = { known: issuerCert !== undefined, ...(issuerAnchor === undefined ? {} : { anchor: issuerAnchor }) };
+      const issuerOffRequired = issuer.known && (issuerAnchor === undefined || !local.required.includes(issuerAnchor));
       let gateway: PeerTrust['gateway'];
       if (p.gatewayPods !== undefined) {
         const read = podTrustReader([{ text: p.anchorsPem ?? '', sha256: cpSha }]);
         const trusts = p.gatewayPods.map((pod) => read(pod));
-        let common: string[] | undefined = cpSha;
+        let common: string[] | undefined = anchorsKnown ? cpSha : undefined;
         for (const t of trusts) {
           // A gateway pod without the env reads the bundle of its control plane.
           if (t === undefined) continue;
           common = t.anchors.known && common ? common.filter((s) => (t.anchors as { sha256: string[] }).sha256.includes(s)) : undefined;
         }
-        const issuer = anchorsOf(p.issuerPem)[0];
-        const pool = [...peerAnchors, ...local.bundle];
-        const issuerAnchor = issuer ? await signedBy(issuer, pool) : undefined;
-        const issuerStart = issuer?.notBefore.getTime();
+        const issuerStart = issuerCert?.notBefore.getTime();
         const renewedBy = issuerStart === undefined ? undefined : issuerStart + lifetimeMs(p.issuanceLifetime);
         const mayHoldPreviousIssuer =
           issuerStart !== undefined &&
@@ -135,21 +152,35 @@ export async function assessPeers(peers: readonly PeerFacts[], local: LocalTrust
         gateway = {
           pods: p.gatewayPods.length,
           anchors: anchors === undefined ? undefined : refs(anchors),
-          issuerKnown: issuer !== undefined,
+          issuerKnown: issuer.known,
           issuerAnchor,
           mayHoldPreviousIssuer,
         };
       }
       const gatewayTrusts =
         gateway === undefined || (gateway.anchors !== undefined && local.required.every((s) => gateway.anchors?.some((a) => a.sha256 === s)));
-      const controlPlaneTrustsRequired = local.required.every((s) => cpSha.includes(s));
-      const trustsRequired = controlPlaneTrustsRequired && gatewayTrusts;
-      const gatewayOnOldChain =
-        gateway === undefined || !gateway.issuerKnown
-          ? false
-          : gateway.issuerAnchor === undefined || !local.required.includes(gateway.issuerAnchor) || gateway.mayHoldPreviousIssuer;
-      const overlaps = cpSha.some((s) => ours.has(s)) && (gateway?.anchors === undefined || gateway.anchors.some((a) => ours.has(a.sha256)));
-      return { name: p.name, via: p.via, status: 'known', controlPlane, gateway, trustsRequired, controlPlaneTrustsRequired, gatewayOnOldChain, overlaps };
+      const controlPlaneTrustsRequired = anchorsKnown ? local.required.every((s) => cpSha.includes(s)) : undefined;
+      const trustsRequired = controlPlaneTrustsRequired === undefined ? undefined : controlPlaneTrustsRequired && gatewayTrusts;
+      const gatewayOnOldChain = gateway === undefined || !gateway.issuerKnown ? false : issuerOffRequired || gateway.mayHoldPreviousIssuer;
+      // No gateway: the peer's pods present certificates of its issuer to ours directly.
+      const issuerOnOldChain = gateway === undefined ? issuerOffRequired : undefined;
+      const overlaps = anchorsKnown
+        ? cpSha.some((s) => ours.has(s)) && (gateway?.anchors === undefined || gateway.anchors.some((a) => ours.has(a.sha256)))
+        : undefined;
+      return {
+        name: p.name,
+        via: p.via,
+        status: 'known',
+        controlPlane,
+        anchorsKnown,
+        issuer,
+        gateway,
+        trustsRequired,
+        controlPlaneTrustsRequired,
+        gatewayOnOldChain,
+        ...(issuerOnOldChain === undefined ? {} : { issuerOnOldChain }),
+        overlaps,
+      };
     }),
   );
 }

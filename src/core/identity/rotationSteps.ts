@@ -55,11 +55,22 @@ async function judgePeers(input: StepInput, facts: RotationFacts, required: read
   return assessPeers(await readPeers(input.peers, input.selection), { bundle: facts.bundle, required, now });
 }
 
-/** Why each peer is not ready for the anchors `required` to be the only ones (empty: ready). */
-function peerBlockers(peers: readonly PeerTrust[], what: string): string[] {
-  return peers.flatMap((p) => {
+/**
+ * Why each peer is not ready for the anchors `required` to be the only ones (`blockers`, empty:
+ * ready), and what cannot be judged but does not block (`warnings`): a peer with an external CA
+ * keeps its anchors out of linkerd-config, so whether it trusts `required` is not readable; refusing
+ * forever would make the rotation impossible, so the user is told to check it themselves.
+ */
+function peerBlockers(peers: readonly PeerTrust[], what: string): { blockers: string[]; warnings: string[] } {
+  const warnings: string[] = [];
+  const blockers = peers.flatMap((p) => {
     if (p.status === 'unknown') return [`* ${peerName(p)}: cannot be read, so it may lack ${what}: ${p.error ?? ''}`];
     const out: string[] = [];
+    if (p.anchorsKnown === false) {
+      warnings.push(
+        `* ${peerName(p)}: its trust anchors are not in its linkerd-config (external CA), so whether it trusts ${what} cannot be read: make sure it does`,
+      );
+    }
     if (p.controlPlaneTrustsRequired === false) out.push(`* ${peerName(p)}: it does not trust ${what} yet (run the same add-anchor step on it)`);
     else if (p.trustsRequired === false) out.push(`* ${peerName(p)}: its gateway does not trust ${what} yet (restart the gateway)`);
     if (p.gatewayOnOldChain) {
@@ -69,8 +80,14 @@ function peerBlockers(peers: readonly PeerTrust[], what: string): string[] {
           : `* ${peerName(p)}: its gateway still presents an identity chained to an anchor that would be removed (switch its issuer first)`,
       );
     }
+    if (p.issuerOnOldChain) {
+      out.push(
+        `* ${peerName(p)}: it has no gateway, so its pods present identities of its issuer directly, and that issuer chains to an anchor that would be removed (switch its issuer first)`,
+      );
+    }
     return out;
   });
+  return { blockers, warnings };
 }
 
 /** At most this many pods are named in a refusal; the rest are counted. */
@@ -163,8 +180,15 @@ export async function addAnchor(input: StepInput & { trustAnchorFile: string }):
       'Linked clusters need the same step (add-anchor with this file, applied to each, then restarts) before any issuer is switched:',
       ...behind.map((p) => (p.status === 'unknown' ? `  ${peerName(p)}: cannot be read (${p.error ?? ''})` : `  ${peerName(p)}`)),
     );
-  } else if (peers.length > 0) {
-    notes.push(`Linked clusters already trusting the new anchor: ${peers.map((p) => p.name).join(', ')}.`);
+  }
+  const trusting = peers.filter((p) => p.trustsRequired === true);
+  if (behind.length === 0 && trusting.length > 0) notes.push(`Linked clusters already trusting the new anchor: ${trusting.map((p) => p.name).join(', ')}.`);
+  const unreadable = peers.filter((p) => p.anchorsKnown === false);
+  if (unreadable.length > 0) {
+    notes.push(
+      'Linked clusters whose anchors are not in their linkerd-config (external CA): add the new anchor there the way their CA is managed:',
+      ...unreadable.map((p) => `  ${peerName(p)}`),
+    );
   }
   return { objects: c.render(next), notes };
 }
@@ -322,7 +346,7 @@ export async function removeAnchor(input: RemoveAnchorInput): Promise<StepResult
       `${holdOld.length} meshed pod(s) started before the current issuer and may still hold a certificate of the old one until ${formatRFC3339(new Date(renewedBy))}; restart them or wait (or use --force):\n${listPods(groups)}`,
     );
   }
-  const blockers = peerBlockers(await judgePeers(input, c.facts, keep, c.now), 'the anchors that would remain');
+  const { blockers, warnings } = peerBlockers(await judgePeers(input, c.facts, keep, c.now), 'the anchors that would remain');
   if (blockers.length > 0 && !input.force) {
     throw new UserError(
       `linked clusters still depend on the anchors that would be removed; finish the rotation there first (or use --force):\n${blockers.join('\n')}`,
@@ -332,6 +356,9 @@ export async function removeAnchor(input: RemoveAnchorInput): Promise<StepResult
   next.identityTrustAnchorsPEM = certificatesToPem(c.facts.bundle.filter((_, i) => keep.includes(c.facts.bundleSha[i] ?? '')));
   const notes = [
     ...(blockers.length > 0 ? ['Warning: --force: cross-cluster traffic with these linked clusters may fail once this is applied:', ...blockers] : []),
+    ...(warnings.length > 0
+      ? ['Warning: cross-cluster traffic with these linked clusters may fail once this is applied unless they trust the anchors kept:', ...warnings]
+      : []),
     `Trust bundle: removing ${removed.length} anchor(s), keeping ${keep.length}.`,
     `Next: apply this manifest, restart the control plane (kubectl -n ${input.namespace} rollout restart deploy) and the meshed workloads,`,
     'then `linkerd identity rotate status` reports steady once no pod carries the old bundle.',

@@ -9,7 +9,7 @@ import { openLinkTarget, accessProblem } from './remote.js';
 
 /*
  * The multicluster family's trust peers: every Link names a cluster our proxies reach through its
- * gateway, so a trust-anchor rotation must move both together. Each peer is read through the
+ * gateway (or, gateway-less, directly), so a trust-anchor rotation must move both together. Each peer is read through the
  * Link's own credentials (what the remote-access ClusterRole grants: linkerd-config and pods),
  * never through a context of the local kubeconfig.
  */

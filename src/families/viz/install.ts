@@ -1,7 +1,7 @@
 import { composeChartInputs, type ChartInputs } from '../../core/values/chart.js';
 import type { KubeSelection } from '../../core/kube/kubeconfig.js';
 import { VIZ_NAMESPACE, vizChart, vizCredentials, type VizObject, type VizValues } from './chart/index.js';
-import { requireControlPlane } from './controlPlane.js';
+import { requireControlPlane } from '../../core/check/requireControlPlane.js';
 
 /*
  * `linkerd viz install` as linkerd's viz/cmd/install.go does it: the core control plane checked

@@ -6,6 +6,7 @@ import { composeInstallValues } from '../../../src/families/multicluster/chart/i
 import { cliContext, renderMulticluster } from '../../../src/families/multicluster/chart/render.js';
 import { type ApiServer, startApiServer } from '../../support/apiserver.js';
 import { runCli } from '../../support/cli.js';
+import { edit, healthyCluster } from '../../core/check/support/clusters.js';
 
 /*
  * The multicluster commands against the loopback API server: what they read, what they print,
@@ -65,9 +66,11 @@ describe('linkerd multicluster (help)', () => {
 describe('linkerd multicluster install', () => {
   let server: ApiServer;
   beforeAll(async () => {
-    server = await startApiServer({
-      objects: [linkerdConfig({ identityTrustDomain: 'west.example', cniEnabled: true, proxy: { ports: { outbound: 4150 } } })],
+    // A healthy control plane (the pre-check's linkerd-existence passes), its linkerd-config naming the trust domain.
+    const cluster = await healthyCluster({
+      values: (v) => Object.assign(v as Record<string, unknown>, { identityTrustDomain: 'west.example', cniEnabled: true }),
     });
+    server = await startApiServer({ objects: cluster.objects });
   });
   afterAll(() => server.stop());
 
@@ -109,16 +112,42 @@ describe('linkerd multicluster install', () => {
     expect(docs(r.stdout).some((d) => d.metadata.name === 'linkerd-gateway')).toBe(false);
   });
 
-  it('refuses a cluster without Linkerd with the real message, nothing on stdout', async () => {
+  it('refuses a cluster without Linkerd with the real pre-check lines, nothing on stdout', async () => {
     const empty = await startApiServer();
     try {
       const r = await runCli(['multicluster', 'install', '--kubeconfig', empty.kubeconfigPath]);
       expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toContain('you need Linkerd to be installed in order to install multicluster addons');
+      expect(r.stderr).toBe(`Cannot find Linkerd: configmaps "linkerd-config" not found\nValidate the install with: 'linkerd check'\n`);
     } finally {
       await empty.stop();
     }
+  });
+
+  it('--wait bounds the pre-check: a control plane not ready is waited for, then refused; a bad duration names the flag', async () => {
+    const cluster = await healthyCluster();
+    const pod = cluster.objects.find((o) => o.kind === 'Pod' && o.metadata.name.startsWith('linkerd-destination-'))?.metadata.name ?? '';
+    const objects = edit(cluster.objects, 'Pod', pod, (p) => {
+      for (const c of (p.status as { containerStatuses: Array<{ ready: boolean }> }).containerStatuses) c.ready = false;
+      return p;
+    });
+    const notReady = await startApiServer({ objects });
+    try {
+      const r = await runCli(['multicluster', 'install', '--wait', '1s', '--kubeconfig', notReady.kubeconfigPath]);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^(Waiting for control plane to become available\\n)+Cannot find Linkerd: pod/${pod} container \\S+ is not ready\\nValidate the install with: 'linkerd check'\\n$`,
+        ),
+      );
+      expect(r.code).toBe(1);
+    } finally {
+      await notReady.stop();
+    }
+    const bad = await runCli(['multicluster', 'install', '--ignore-cluster', '--wait', '5parsecs']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('invalid argument "5parsecs" for "--wait" flag');
+    expect(bad.stdout).toBe('');
   });
 
   it('names the layer of a bad --set and the flag of a bad value', async () => {
@@ -129,6 +158,23 @@ describe('linkerd multicluster install', () => {
     expect(b.code).toBe(1);
     expect(b.stderr).toContain('invalid argument "70000" for "--gateway-port" flag');
     expect(b.stdout).toBe('');
+  });
+});
+
+describe('linkerd multicluster: -o other than yaml or json', () => {
+  it('is refused in the real words of each command, before any read, nothing on stdout', async () => {
+    const cases: Array<[string[], string]> = [
+      [['install', '--ignore-cluster'], 'unsupported format xml'],
+      [['allow', '--service-account-name', 'x'], 'unsupported format xml'],
+      [['uninstall'], 'unsupported format xml'],
+      [['unlink', '--cluster-name', 'east'], 'unsupported format: xml'],
+      [['link-gen', '--cluster-name', 'east'], 'output format xml not supported'],
+    ];
+    for (const [args, words] of cases) {
+      const r = await runCli(['multicluster', ...args, '-o', 'xml', '--kubeconfig', '/nonexistent/kubeconfig']);
+      // (unlink prints its deprecation line first, as the real one does)
+      expect([args[0], r.code, r.stdout, r.stderr.split('\n').slice(-2).join('\n')]).toEqual([args[0], 1, '', `Error: ${words}\n`]);
+    }
   });
 });
 

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import yaml from 'js-yaml';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -73,10 +75,11 @@ const KINDS = new Set([
 ]);
 
 /** East: Linkerd, the extension with its gateway (an address given by the "load balancer"), the remote-access token, a gateway pod. */
-async function eastObjects(o: { gatewayAddress?: boolean; multicluster?: boolean } = {}): Promise<object[]> {
+async function eastObjects(o: { gatewayAddress?: boolean; multicluster?: boolean; gateway?: boolean } = {}): Promise<object[]> {
   const cluster = await healthyCluster({ pki: await makePki() });
   if (o.multicluster === false) return cluster.objects;
-  const rendered = renderMulticluster(composeInstallValues({ linkerdNamespace: NS }), cliContext()).filter((x) => KINDS.has(x.kind));
+  const set = o.gateway === false ? ['gateway.enabled=false'] : [];
+  const rendered = renderMulticluster(composeInstallValues({ linkerdNamespace: NS, set }), cliContext()).filter((x) => KINDS.has(x.kind));
   const objects = rendered.map((x) => {
     const copy = JSON.parse(JSON.stringify(x)) as StoredObject;
     if (x.kind === 'Secret' && copy.metadata.name === 'linkerd-service-mirror-remote-access-default-token') copy.data = { token: b64(TOKEN) };
@@ -84,6 +87,7 @@ async function eastObjects(o: { gatewayAddress?: boolean; multicluster?: boolean
       (copy as { status?: object }).status = { loadBalancer: { ingress: [{ ip: '127.0.0.1' }] } };
     return copy;
   });
+  if (o.gateway === false) return [...cluster.objects, ...objects];
   return [...cluster.objects, ...objects, meshedPod('linkerd-gateway-5d8c9-abcde', MC, 'linkerd-gateway', { app: 'linkerd-gateway' }, cluster.bundle)];
 }
 
@@ -110,7 +114,35 @@ async function westObjects(): Promise<object[]> {
     { component: 'controller', 'mirror.linkerd.io/cluster-name': 'east' },
     cluster.bundle,
   );
-  return [...cluster.objects, ...objects, endpoints, controllerPod];
+  // The controller's admin port (scraped by check 9 through a port-forward), and the Lease it leads with.
+  (controllerPod as unknown as Pod).spec?.containers.push({ name: 'controller', image: 'x', ports: [{ name: 'ctrl-admin', containerPort: 9990 }] });
+  const lease = {
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: { name: 'service-mirror-write-east', namespace: MC },
+    spec: { holderIdentity: 'controller-east-7f9b8-xyz12' },
+  };
+  return [...cluster.objects, ...objects, endpoints, controllerPod, lease];
+}
+
+/** What west's service mirror answers on its admin port's /metrics: east's gateway alive, unless a test changes it; `hang` never answers. */
+const mirrorMetrics = { text: 'gateway_alive{target_cluster_name="east"} 1\ngateway_enabled{target_cluster_name="east"} 1\n', hang: false };
+
+/** A loopback server standing in for the controller's admin port. */
+async function metricsServer(): Promise<number> {
+  const s = http.createServer((req, res) => {
+    if (mirrorMetrics.hang) return; // never answers: the scrape's deadline must end it
+    res.end(req.url === '/metrics' ? mirrorMetrics.text : 'no');
+  });
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  cleanup.push(
+    () =>
+      new Promise<void>((resolve) => {
+        s.closeAllConnections();
+        s.close(() => resolve());
+      }),
+  );
+  return (s.address() as AddressInfo).port;
 }
 
 interface JsonReport {
@@ -124,10 +156,16 @@ let cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const c of cleanup.reverse()) await c();
   cleanup = [];
+  Object.assign(mirrorMetrics, { text: 'gateway_alive{target_cluster_name="east"} 1\ngateway_enabled{target_cluster_name="east"} 1\n', hang: false });
 });
 
 async function serve(objects: object[], token?: string): Promise<ApiServer> {
-  const server = await startApiServer({ objects, ...(token ? { token } : {}) });
+  const port = await metricsServer();
+  const server = await startApiServer({
+    objects,
+    ...(token ? { token } : {}),
+    portForward: (namespace, pod, p) => (namespace === MC && pod === 'controller-east-7f9b8-xyz12' && p === 9990 ? { host: '127.0.0.1', port } : undefined),
+  });
   cleanup.push(() => server.stop());
   return server;
 }
@@ -223,6 +261,39 @@ describe('multicluster check across two loopback clusters', () => {
     expect(checks.get('remote cluster access credentials are valid')?.error).toBe(
       '        * secret: [linkerd-multicluster/cluster-credentials-east]: could not parse config secret: secret should contain target cluster name as annotation mirror.linkerd.io/cluster-name',
     );
+  });
+});
+
+describe("multicluster check 9: the leading service mirror's gateway_alive, scraped within --timeout", () => {
+  const probe = async (west: ApiServer, extra: string[] = []) => {
+    const r = await runCli(['multicluster', 'check', '--kubeconfig', west.kubeconfigPath, '--wait', '0s', '-o', 'json', ...extra], { env: NO_VERSIONCHECK });
+    return byDescription(r.stdout).get('probe services able to communicate with all gateway mirrors');
+  };
+
+  it('a dead gateway (gateway_alive 0) fails with the real words; the scrape went through the port-forward', async () => {
+    const { west } = await twoClusters();
+    mirrorMetrics.text = 'gateway_alive{target_cluster_name="east"} 0\ngateway_enabled{target_cluster_name="east"} 1\n';
+    west.resetRequests();
+    expect(await probe(west)).toMatchObject({ result: 'error', error: 'liveness checks failed for east' });
+    const paths = west.requests.map((q) => `${q.method} ${q.path.split('?')[0] ?? ''}`);
+    expect(paths).toContain('GET /apis/coordination.k8s.io/v1/namespaces/linkerd-multicluster/leases/service-mirror-write-east');
+    expect(paths.some((p) => p.includes('/pods/controller-east-7f9b8-xyz12/portforward'))).toBe(true);
+  });
+
+  it('a scrape that gets no answer ends at --timeout: the real "timed out waiting for metrics"', async () => {
+    const { west } = await twoClusters();
+    mirrorMetrics.hang = true;
+    expect(await probe(west, ['--timeout', '500ms'])).toMatchObject({
+      result: 'error',
+      error: 'failed to get gateway metrics for target cluster east: timed out waiting for metrics',
+    });
+  });
+
+  it('no Lease, or a Lease held by no listed pod, is named as the real check names it', async () => {
+    const { west } = await twoClusters();
+    const lease = west.objects('coordination.k8s.io/v1', 'Lease', MC)[0];
+    west.put({ ...lease, spec: { holderIdentity: 'controller-east-gone' } });
+    expect((await probe(west))?.error).toBe('expected exactly one gateway metric for target cluster east; got 0');
   });
 });
 
@@ -365,5 +436,104 @@ describe('identity rotate across a Link: both clusters, stage by stage', () => {
     expect(rr.code).toBe(1);
     expect(rr.stdout).toBe('');
     expect(rr.stderr).toMatch(/\* east \(Link linkerd-multicluster\/east\): cannot be read, so it may lack the anchors that would remain: /);
+  });
+});
+
+/** Sets keys of a cluster's linkerd-config values (as an external CA leaves them). */
+function editLinkerdConfig(server: ApiServer, edit: (values: Record<string, unknown>) => void): void {
+  const cm = server.objects('v1', 'ConfigMap', NS).find((o) => o.metadata.name === 'linkerd-config');
+  const data = (cm as { data: { values: string } } | undefined)?.data;
+  if (cm === undefined || data === undefined) throw new Error('no linkerd-config');
+  const values = yaml.load(data.values) as Record<string, unknown>;
+  edit(values);
+  server.put({ ...cm, data: { ...data, values: yaml.dump(values) } });
+}
+
+describe('identity rotate: linked clusters without a gateway, and with an external CA', () => {
+  it('a gateway-less peer whose issuer still chains to the old anchor blocks remove-anchor, by name; --force overrides; status shows it', async () => {
+    const north = await serve(await eastObjects({ gateway: false }), TOKEN);
+    const west = await serve(await westObjects());
+    const gen = await runCli(['multicluster', 'link-gen', '--cluster-name', 'north', '--gateway=false', '--kubeconfig', north.kubeconfigPath]);
+    expect(gen.stderr).toBe('');
+    const created = await kubectlWithInput(west, gen.stdout, 'create', '--validate=false', '-o', 'name', '-f', '-');
+    expect(created.stdout).toContain('link.multicluster.linkerd.io/north\n');
+    const t = tempDir();
+    cleanup.push(t.cleanup);
+    const next = await newAnchorFiles(t, 'new-ca');
+    const oldSha = sha((await makePki()).anchor.certPem);
+    const newSha = sha(next.anchor.certPem);
+    for (const c of [west, north]) {
+      apply(c, (await addAnchor({ ...step(c), trustAnchorFile: next.crt })).objects);
+      restartMeshedPods(c, new Date(Date.now() - HOUR));
+    }
+    apply(west, (await switchIssuer({ ...step(west), generate: { trustAnchorKeyFile: next.key } })).objects);
+    restartMeshedPods(west, new Date());
+
+    const st = await runCli(['identity', 'rotate', 'status', '--kubeconfig', west.kubeconfigPath]);
+    expect(st.stdout).toContain(`  north (Link linkerd-multicluster/north)\n    control plane trusts: ${oldSha.slice(0, 16)}, ${newSha.slice(0, 16)}\n`);
+    expect(st.stdout).toContain(`    no gateway (gateway-less link): its pods' identities chain to: ${oldSha.slice(0, 16)}\n`);
+    expect(st.stdout).toContain('    trusts the new anchor: yes; issuer still on the old chain: yes\n');
+
+    const blocker =
+      '* north (Link linkerd-multicluster/north): it has no gateway, so its pods present identities of its issuer directly, and that issuer chains to an anchor that would be removed (switch its issuer first)';
+    let r = await runCli(['identity', 'rotate', 'remove-anchor', '--keep', newSha, '--kubeconfig', west.kubeconfigPath]);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      `Error: linked clusters still depend on the anchors that would be removed; finish the rotation there first (or use --force):\n${blocker}\n`,
+    );
+    expect(r.code).toBe(1);
+    r = await runCli(['identity', 'rotate', 'remove-anchor', '--keep', newSha, '--force', '--kubeconfig', west.kubeconfigPath]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('kind: ConfigMap');
+    expect(r.stderr).toContain(`Warning: --force: cross-cluster traffic with these linked clusters may fail once this is applied:\n${blocker}\n`);
+
+    // north switches its issuer too: nothing left on the old chain
+    apply(north, (await switchIssuer({ ...step(north), generate: { trustAnchorKeyFile: next.key } })).objects);
+    const s = await readRotationState(kubeGlobals(west), NS, new Date(), [linkPeers]);
+    expect(s.peers?.[0]).toMatchObject({ name: 'north', trustsRequired: true, issuerOnOldChain: false, issuer: { known: true, anchor: newSha } });
+    expect(s.peers?.[0]?.gateway).toBeUndefined();
+    const removed = await removeAnchor({ ...step(west), keep: [newSha] });
+    expect(removed.notes.join('\n')).not.toContain('Warning');
+  });
+
+  it('a peer with an external CA (no anchors in its linkerd-config) is unknown, not "trusts nothing": status says so, check passes, remove-anchor warns', async () => {
+    const { east, west, t } = await twoClusters();
+    editLinkerdConfig(east, (v) => {
+      v.identityTrustAnchorsPEM = '';
+      const identity = v.identity as { issuer: { scheme?: string; tls?: { crtPEM?: string } } };
+      identity.issuer.scheme = 'kubernetes.io/tls';
+      delete identity.issuer.tls;
+    });
+    const next = await newAnchorFiles(t, 'new-ca');
+    const newSha = sha(next.anchor.certPem);
+    const added = await addAnchor({ ...step(west), trustAnchorFile: next.crt });
+    expect(added.notes.slice(-2)).toEqual([
+      'Linked clusters whose anchors are not in their linkerd-config (external CA): add the new anchor there the way their CA is managed:',
+      '  east (Link linkerd-multicluster/east)',
+    ]);
+    expect(added.notes.join('\n')).not.toContain('already trusting');
+    apply(west, added.objects);
+    restartMeshedPods(west, new Date(Date.now() - HOUR));
+
+    const st = await runCli(['identity', 'rotate', 'status', '--kubeconfig', west.kubeconfigPath]);
+    expect(st.stdout).toContain('    control plane trusts: unknown (its anchors are not in linkerd-config: external CA)\n');
+    expect(st.stdout).toContain('    trusts the new anchor: unknown; gateway still on the old chain: no\n');
+    expect(st.stdout).not.toContain('(none)');
+    const ck = await runCli(['check', '--kubeconfig', west.kubeconfigPath, '--only', 'linkerd-multicluster-identity', '--wait', '0s', '-o', 'json'], {
+      env: NO_VERSIONCHECK,
+    });
+    expect(checksOf(ck.stdout).map((c) => [c.description, c.result])).toEqual([
+      ['linked clusters and this one trust a common anchor\n\t* east (anchors not in its linkerd-config: external CA, not compared)', 'success'],
+    ]);
+
+    apply(west, (await switchIssuer({ ...step(west), generate: { trustAnchorKeyFile: next.key } })).objects);
+    restartMeshedPods(west, new Date());
+    const r = await runCli(['identity', 'rotate', 'remove-anchor', '--keep', newSha, '--kubeconfig', west.kubeconfigPath]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('kind: ConfigMap');
+    expect(r.stderr).toContain(
+      'Warning: cross-cluster traffic with these linked clusters may fail once this is applied unless they trust the anchors kept:\n' +
+        '* east (Link linkerd-multicluster/east): its trust anchors are not in its linkerd-config (external CA), so whether it trusts the anchors that would remain cannot be read: make sure it does\n',
+    );
   });
 });

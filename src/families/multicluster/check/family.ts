@@ -5,6 +5,7 @@ import { checkPodsRunning, proxiesMatchCli, proxiesUpToDate, staleTrustBundles }
 import { CONTROL_PLANE_NS_LABEL } from '../../../core/mesh/names.js';
 import { LINK_RESOURCE, type StoredLink, isGatewayless, storedLink } from '../linkResource.js';
 import { anchorsOverlap, remoteAccess, sharedAnchors } from './remoteChecks.js';
+import { extensionNamespace, leaderSamples } from '../gateways/gateways.js';
 
 /*
  * The `linkerd-multicluster` category (code 60), with the real CLI's descriptions, hint anchors
@@ -225,6 +226,11 @@ const CHECKS: readonly CheckDefinition[] = [
     run: async (ctx) => {
       const withGateway = (await links(ctx)).filter((l) => !isGatewayless(l));
       if (withGateway.length === 0) return skip('no links with a gateway');
+      const client = await ctx.client();
+      // One --timeout for the whole check (the runner's own bound), so the scrapes get what is left of it.
+      const deadline = Date.now() + ctx.options.timeoutMs;
+      // The real check is skipped without the extension namespace; here the probe Services are still counted.
+      const extensionNs = await extensionNamespace(client).catch(() => undefined);
       const problems: string[] = [];
       for (const l of withGateway) {
         const c = l.targetClusterName;
@@ -236,7 +242,15 @@ const CHECKS: readonly CheckDefinition[] = [
         }
         const name = probe.metadata?.name ?? '';
         const ns = probe.metadata?.namespace ?? '';
-        if (!(await hasEndpoints(ctx, name, ns))) problems.push(`${name}.${ns} mirrored from cluster [${c}] has no endpoints`);
+        if (!(await hasEndpoints(ctx, name, ns))) {
+          problems.push(`${name}.${ns} mirrored from cluster [${c}] has no endpoints`);
+          continue;
+        }
+        // The leading service mirror's own view of the gateway: its gateway_alive, scraped within --timeout.
+        if (extensionNs === undefined) continue;
+        const samples = await leaderSamples(client, extensionNs, c, deadline);
+        if ('problem' in samples) problems.push(samples.problem);
+        else if (samples.some((x) => x.name === 'gateway_alive' && x.value !== 1)) problems.push(`liveness checks failed for ${c}`);
       }
       return problems.length === 0 ? pass() : fail(problems.join('\n    '));
     },

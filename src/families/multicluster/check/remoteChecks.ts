@@ -112,9 +112,13 @@ export async function anchorsOverlap(ctx: CheckContext, links: readonly StoredLi
   const problems: string[] = [];
   for (const p of peers) {
     if (p.status === 'unknown') problems.push(`* ${peerName(p)}: cannot be read: ${p.error ?? ''}`);
+    // An external CA keeps its anchors out of linkerd-config (p.overlaps undefined): nothing to compare, so it passes, as the real #5 does.
     else if (p.overlaps === false) problems.push(`* ${peerName(p)}: shares no trust anchor with this cluster`);
     else if (p.gateway?.issuerKnown && (p.gateway.issuerAnchor === undefined || !ours.has(p.gateway.issuerAnchor)))
       problems.push(`* ${peerName(p)}: its gateway's identity chains to an anchor this cluster does not trust`);
+    else if (p.gateway === undefined && p.issuer?.known && (p.issuer.anchor === undefined || !ours.has(p.issuer.anchor)))
+      problems.push(`* ${peerName(p)}: it has no gateway and its pods' identities chain to an anchor this cluster does not trust`);
   }
-  return problems.length > 0 ? fail(problems.join('\n')) : pass(peers.map((p) => `\t* ${p.name}`).join('\n'));
+  const listed = peers.map((p) => `\t* ${p.name}${p.anchorsKnown === false ? ' (anchors not in its linkerd-config: external CA, not compared)' : ''}`);
+  return problems.length > 0 ? fail(problems.join('\n')) : pass(listed.join('\n'));
 }

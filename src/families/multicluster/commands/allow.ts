@@ -17,7 +17,7 @@ export const allowCommand: CommandSpec = {
   ],
   run: async ({ flags, globals, io }) => {
     const opts = Options.parse(flags);
-    const format = manifestFormat(opts.output);
+    const format = manifestFormat(opts.output, (f) => `unsupported format ${f}`);
     if (!opts.namespace) throw new UserError('you need to specify a namespace');
     if (!opts.serviceAccountName) throw new UserError('you need to specify a service account name');
     if (!opts.ignoreCluster) {

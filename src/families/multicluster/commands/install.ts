@@ -1,12 +1,13 @@
 import * as z from 'zod';
 import { addHelmValueFlags, HelmValueOptions } from '../../../cli/flags/helmValues.js';
 import { addValueFlags, readSetFlags } from '../../../cli/flags/valueFlags.js';
+import { parseWait, WAIT_FLAG } from '../../../cli/flags/wait.js';
 import type { CommandSpec } from '../../../cli/kit/command.js';
 import { manifestFormat, renderManifest } from '../../../cli/output/manifest.js';
 import { LINKERD_VERSION } from '../../../core/version.js';
 import { multiclusterChart } from '../chart/chart.js';
 
-const Options = HelmValueOptions.extend({ ha: z.boolean(), ignoreCluster: z.boolean(), output: z.string() });
+const Options = HelmValueOptions.extend({ ha: z.boolean(), ignoreCluster: z.boolean(), wait: z.string(), output: z.string() });
 
 export const install: CommandSpec = {
   name: 'install',
@@ -26,11 +27,13 @@ export const install: CommandSpec = {
       default: false,
       help: 'Ignore the current Kubernetes cluster when checking for existing cluster configuration (default false)',
     },
+    WAIT_FLAG,
     { name: 'output', short: 'o', type: 'string', default: 'yaml', help: 'Output format. One of: json|yaml' },
   ],
   run: async ({ flags, globals, io, command: cmd }) => {
     const opts = Options.parse(flags);
-    const format = manifestFormat(opts.output);
+    const format = manifestFormat(opts.output, (f) => `unsupported format ${f}`);
+    const waitMs = parseWait(opts.wait);
     const setFlags = readSetFlags(cmd, multiclusterChart, ['install'], io.env);
     const [{ installValuesFromInputs }, { clusterFactsFrom }, { cliContext, renderMulticluster }] = await Promise.all([
       import('../chart/installValues.js'),
@@ -39,8 +42,16 @@ export const install: CommandSpec = {
     ]);
     let cluster;
     if (!opts.ignoreCluster) {
-      const [{ withCluster }, { readLinkerdConfig }] = await Promise.all([import('../cluster.js'), import('../../../core/kube/linkerdConfig.js')]);
-      cluster = clusterFactsFrom(await withCluster(globals, (c) => readLinkerdConfig(c, globals.linkerdNamespace)));
+      // The real pre-check: kubernetes-api and linkerd-existence, retried until --wait; then linkerd-config.
+      const { requireControlPlane } = await import('../../../core/check/requireControlPlane.js');
+      const { values } = await requireControlPlane({
+        namespace: globals.linkerdNamespace,
+        cluster: globals,
+        waitMs,
+        env: io.env,
+        onWaiting: () => io.stderr.write('Waiting for control plane to become available\n'),
+      });
+      cluster = clusterFactsFrom(values);
     }
     const values = await installValuesFromInputs(
       { version: LINKERD_VERSION, linkerdNamespace: globals.linkerdNamespace, ha: opts.ha, cluster, registry: io.env.LINKERD_DOCKER_REGISTRY },

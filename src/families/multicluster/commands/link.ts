@@ -47,7 +47,7 @@ export const linkCommand: CommandSpec = {
   ],
   run: async ({ flags, globals, io, command: cmd }) => {
     const { options, output } = linkGenFlagOptions(flags, globals.linkerdNamespace, LINKERD_VERSION);
-    const format = manifestFormat(output);
+    const format = manifestFormat(output, (f) => `output format ${f} not supported`);
     const own = Own.parse(flags);
     // `$LINKERD_DOCKER_REGISTRY` stands in for an unset --registry.
     const registry = cmd.getOptionValueSource('registry') === 'cli' ? own.registry : io.env.LINKERD_DOCKER_REGISTRY || own.registry;

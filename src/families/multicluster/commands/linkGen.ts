@@ -14,7 +14,7 @@ export const linkGenCommand: CommandSpec = {
   flags: LINK_GEN_FLAGS,
   run: async ({ flags, globals, io }) => {
     const { options, output } = linkGenFlagOptions(flags, globals.linkerdNamespace, LINKERD_VERSION);
-    const format = manifestFormat(output);
+    const format = manifestFormat(output, (f) => `output format ${f} not supported`);
     const [{ assertClusterName, linkGen }, { readLinkGenTarget, targetKubeconfig }, { withCluster }] = await Promise.all([
       import('../link/linkGen.js'),
       import('../link/targetReads.js'),

@@ -16,7 +16,7 @@ export const uninstallCommand: CommandSpec = {
   examples: '  # Uninstall the multicluster add-on.\n  linkerd multicluster uninstall | kubectl delete -f -',
   flags: [{ name: 'output', short: 'o', type: 'string', default: 'yaml', help: 'Output format. One of: json|yaml' }],
   run: async ({ flags, globals, io }) => {
-    const format = manifestFormat(Options.parse(flags).output);
+    const format = manifestFormat(Options.parse(flags).output, (f) => `unsupported format ${f}`);
     const [{ withCluster }, { uninstallObjects, NOTHING_TO_UNINSTALL }, { LINK_RESOURCE, storedLink }, { renderStubs }] = await Promise.all([
       import('../cluster.js'),
       import('../../../core/lifecycle/index.js'),

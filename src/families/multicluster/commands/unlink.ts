@@ -25,7 +25,7 @@ export const unlinkCommand: CommandSpec = {
   ],
   run: async ({ flags, globals, io }) => {
     const opts = Options.parse(flags);
-    const format = manifestFormat(opts.output);
+    const format = manifestFormat(opts.output, (f) => `unsupported format: ${f}`);
     if (!opts.clusterName) throw new UserError('you need to specify cluster name');
     const [{ withCluster }, { unlinkStubs }] = await Promise.all([import('../cluster.js'), import('../unlinkStubs.js')]);
     const stubs = await withCluster(globals, (c) =>

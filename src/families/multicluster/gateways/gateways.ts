@@ -2,7 +2,7 @@ import type { Pod } from 'kubernetes-types/core/v1.js';
 import { UserError } from '../../../core/errors.js';
 import type { KubeClient } from '../../../core/kube/kubeClient.js';
 import type { CustomResource } from '../../../core/kube/resources.js';
-import { parseSamples, scrapeMetrics } from './metrics.js';
+import { MetricsTimeout, parseSamples, scrapeMetrics, type Sample } from './metrics.js';
 import { EXTENSION_LABEL } from '../../../core/mesh/names.js';
 
 /*
@@ -27,7 +27,7 @@ export interface GatewaysRequest {
   warn: (line: string) => void;
 }
 
-async function extensionNamespace(client: KubeClient): Promise<string> {
+export async function extensionNamespace(client: KubeClient): Promise<string> {
   const namespaces = await client.list('namespaces', { labelSelector: EXTENSION_LABEL });
   const ns = namespaces.find((n) => n.metadata?.labels?.[EXTENSION_LABEL] === 'multicluster');
   if (!ns?.metadata?.name)
@@ -71,6 +71,43 @@ export async function gatewayRows(client: KubeClient, req: GatewaysRequest): Pro
       ),
   );
   return rows.filter((r): r is GatewayRow => r !== undefined).sort((a, b) => (a.clusterName < b.clusterName ? -1 : a.clusterName > b.clusterName ? 1 : 0));
+}
+
+/** Why one Link's leading service mirror could not tell its gateway's liveness: the real words of check #9. */
+export type LeaderProblem = string;
+
+/**
+ * The samples for cluster `c` of the service mirror that holds Lease `service-mirror-write-<c>`
+ * in `ns`, scraped by `deadline` (epoch ms; what `multicluster check`'s probe check reads), or
+ * the real check's message of what went wrong.
+ */
+export async function leaderSamples(client: KubeClient, ns: string, c: string, deadline: number): Promise<Sample[] | { problem: LeaderProblem }> {
+  let pods: Pod[];
+  try {
+    pods = await client.list('pods', { namespace: ns, labelSelector: `component in (linkerd-service-mirror, controller),mirror.linkerd.io/cluster-name=${c}` });
+  } catch (e) {
+    return { problem: `failed to get the service-mirror component for target cluster ${c}: ${(e as Error).message}` };
+  }
+  let holder: string;
+  try {
+    const lease = await client.find(LEASES, `service-mirror-write-${c}`, ns);
+    if (lease === undefined) throw new Error(`leases.coordination.k8s.io "service-mirror-write-${c}" not found`);
+    holder = (lease as { spec?: { holderIdentity?: string } }).spec?.holderIdentity ?? '';
+  } catch (e) {
+    return { problem: `failed to get the service-mirror component Lease for target cluster ${c}: ${(e as Error).message}` };
+  }
+  const leaders = pods.filter((p) => p.metadata?.name === holder);
+  const [leader] = leaders;
+  if (leaders.length !== 1 || !leader) return { problem: `expected exactly one gateway metric for target cluster ${c}; got ${leaders.length}` };
+  try {
+    if (leader.status?.phase !== 'Running') throw new UserError(`pod not running: ${leader.metadata?.name ?? ''}`);
+    const left = deadline - Date.now();
+    if (left <= 0) throw new MetricsTimeout();
+    return parseSamples(await scrapeMetrics(client, leader, left)).filter((x) => x.labels.target_cluster_name === c);
+  } catch (e) {
+    if (e instanceof MetricsTimeout) return { problem: `failed to get gateway metrics for target cluster ${c}: ${e.message}` };
+    return { problem: `Failed to get gateway status for ${c}: ${(e as Error).message}\n` };
+  }
 }
 
 /** cli/table's layout: CLUSTER and ALIVE grow, NUM_SVC and LATENCY are right-aligned, two spaces after each cell. */

@@ -43,9 +43,17 @@ export function adminPortOf(pod: Pod): number {
   return port.containerPort;
 }
 
+/** The scrape got no answer within its deadline (the real `timed out waiting for metrics`). */
+export class MetricsTimeout extends UserError {
+  constructor() {
+    super('timed out waiting for metrics');
+  }
+}
+
 /** GET /metrics of the pod's admin port through a port-forward, within `timeoutMs` and the size limit. */
 export async function scrapeMetrics(client: KubeClient, pod: Pod, timeoutMs: number): Promise<string> {
   const port = adminPortOf(pod);
+  const start = Date.now();
   const stream = await portForward(client, pod.metadata?.namespace ?? '', pod.metadata?.name ?? '', port, timeoutMs);
   try {
     return await new Promise<string>((resolve, reject) => {
@@ -66,7 +74,10 @@ export async function scrapeMetrics(client: KubeClient, pod: Pod, timeoutMs: num
         });
         res.on('error', reject);
       });
-      req.on('timeout', () => req.destroy(new UserError('timed out waiting for metrics')));
+      // The whole exchange, not only idle time: a port-forward stream has no socket timeout of its own.
+      const timer = setTimeout(() => req.destroy(new MetricsTimeout()), Math.max(1, timeoutMs - (Date.now() - start)));
+      req.on('close', () => clearTimeout(timer));
+      req.on('timeout', () => req.destroy(new MetricsTimeout()));
       req.on('error', reject);
     });
   } finally {

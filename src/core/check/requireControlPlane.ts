@@ -1,14 +1,15 @@
-import { UserError } from '../../core/errors.js';
-import { DEFAULT_TIMEOUT_MS, DEFAULT_VERSIONCHECK_TIMEOUT_MS, VERSIONCHECK_URL, runCheck } from '../../core/check/index.js';
-import { connectKube } from '../../core/kube/kubeClient.js';
-import type { KubeSelection } from '../../core/kube/kubeconfig.js';
-import { readLinkerdConfig } from '../../core/kube/linkerdConfig.js';
-import { clientVersion } from '../../core/version.js';
+import { UserError } from '../errors.js';
+import { DEFAULT_TIMEOUT_MS, DEFAULT_VERSIONCHECK_TIMEOUT_MS, VERSIONCHECK_URL, runCheck } from './index.js';
+import { connectKube } from '../kube/kubeClient.js';
+import type { KubeSelection } from '../kube/kubeconfig.js';
+import { readLinkerdConfig } from '../kube/linkerdConfig.js';
+import { clientVersion } from '../version.js';
 
 /*
- * What viz install and prune learn of the core control plane before rendering: linkerd's
- * RunWithExitOnError over the `kubernetes-api` and `linkerd-existence` categories (retried until
- * `--wait`), then the one value viz takes from linkerd-config, `cniEnabled`.
+ * What an extension's install (viz, multicluster) learns of the core control plane before
+ * rendering: linkerd's RunWithExitOnError over the `kubernetes-api` and `linkerd-existence`
+ * categories (retried until `--wait`), then linkerd-config's values (viz takes `cniEnabled`,
+ * multicluster the trust domain and outbound port).
  */
 
 export interface ControlPlaneRequest {
@@ -29,8 +30,8 @@ const REFUSALS: Readonly<Record<string, string>> = {
   'linkerd-existence': 'Cannot find Linkerd',
 };
 
-/** Refuses (exit 1, the real two lines) unless the core control plane is there; then reads `cniEnabled`. */
-export async function requireControlPlane(req: ControlPlaneRequest): Promise<{ cniEnabled: boolean }> {
+/** Refuses (exit 1, the real two lines) unless the core control plane is there; then reads linkerd-config's values. */
+export async function requireControlPlane(req: ControlPlaneRequest): Promise<{ cniEnabled: boolean; values: Record<string, unknown> | undefined }> {
   const report = await runCheck(
     {
       mode: 'default',
@@ -51,7 +52,7 @@ export async function requireControlPlane(req: ControlPlaneRequest): Promise<{ c
   const client = await connectKube(req.cluster, { timeoutMs: DEFAULT_TIMEOUT_MS, env: req.env });
   try {
     const values = await readLinkerdConfig(client, req.namespace);
-    return { cniEnabled: values?.cniEnabled === true };
+    return { cniEnabled: values?.cniEnabled === true, values };
   } finally {
     client.close();
   }
