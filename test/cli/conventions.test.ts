@@ -228,7 +228,7 @@ describe('--api-addr', () => {
   it('is ignored with a warning by the commands that do not use it, and says which do', async () => {
     const r = await runCli(['version', '--client', '--api-addr', '127.0.0.1:1']);
     expect([r.code, r.stderr]).toEqual([0, 'Warning: --api-addr is ignored by "linkerd version"\n']);
-    expect((await runCli(['version', '--help'])).stdout).toContain('only diagnostics endpoints and check use it');
+    expect((await runCli(['version', '--help'])).stdout).toContain('(mostly for testing; a command that does not use it says so)');
     const used = await runCli(['diagnostics', 'endpoints', 'web.shop.svc.cluster.local:80', '--api-addr', '127.0.0.1:1']);
     expect(used.stderr).not.toContain('--api-addr is ignored');
   });

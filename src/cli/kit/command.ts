@@ -116,9 +116,18 @@ function checkAncestorFlags(cmd: Command): void {
   }
 }
 
+/** The commands declared with `apiAddr: true`. */
+const API_ADDR_USERS = new WeakSet<Command>();
+
+/** Whether `cmd` reads the global `--api-addr` (declared with `apiAddr: true`). */
+export function usesApiAddr(cmd: Command): boolean {
+  return API_ADDR_USERS.has(cmd);
+}
+
 /** Declares `spec` (and its subcommands) under `parent`. */
 export function addCommand(parent: Command, spec: CommandSpec, session: RunSession): Command {
   const cmd = describe(parent.command(spec.name, { hidden: spec.hidden === true || spec.deprecated !== undefined }), spec);
+  if (spec.apiAddr === true) API_ADDR_USERS.add(cmd);
   for (const a of spec.args ?? []) {
     const name = `${a.name}${a.variadic ? '...' : ''}`;
     cmd.argument(a.required ? `<${name}>` : `[${name}]`, a.help);
