@@ -2,7 +2,7 @@ import type { Command, Option } from 'commander';
 import type { GlobalOptions } from '../globals.js';
 import { setArgumentChoices } from '../completion/complete.js';
 import { UserError } from '../../core/errors.js';
-import { commandPath, usageHint } from '../help/cobraErrors.js';
+import { type Arity, commandPath, setArity, usageHint } from '../help/cobraErrors.js';
 import { isPersistent, setExamples } from '../help/cobraHelp.js';
 import { setDashDashRewrite, type DashDashRewrite } from './argv.js';
 import { addFlags, isRequiredFlag, type FlagSpec } from './flags.js';
@@ -43,6 +43,12 @@ export interface CommandBody {
   /** cobra's Long: the text atop its help (the summary when omitted). */
   long?: string;
   args?: readonly ArgSpec[];
+  /**
+   * cobra's Args rule when the declared operands do not imply it (they imply ExactArgs,
+   * MaximumNArgs or NoArgs): `{ min, max }` is RangeArgs(min, max) (`accepts between 1 and 2
+   * arg(s), received 0`); `'any'` is no Args at all, so extra operands are accepted and ignored.
+   */
+  arity?: Arity;
   flags?: readonly FlagSpec[];
   /** Flags another table declares (the values flags), and other commander settings. */
   configure?: (cmd: Command) => void;
@@ -128,6 +134,7 @@ export function usesApiAddr(cmd: Command): boolean {
 export function addCommand(parent: Command, spec: CommandSpec, session: RunSession): Command {
   const cmd = describe(parent.command(spec.name, { hidden: spec.hidden === true || spec.deprecated !== undefined }), spec);
   if (spec.apiAddr === true) API_ADDR_USERS.add(cmd);
+  if (spec.arity !== undefined) setArity(cmd, spec.arity);
   for (const a of spec.args ?? []) {
     const name = `${a.name}${a.variadic ? '...' : ''}`;
     cmd.argument(a.required ? `<${name}>` : `[${name}]`, a.help);
