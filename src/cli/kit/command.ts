@@ -1,9 +1,9 @@
 import type { Command, Option } from 'commander';
 import type { GlobalOptions } from '../globals.js';
 import { setArgumentChoices } from '../completion/complete.js';
-import { UserError } from '../../core/errors.js';
+import { UserError, isUserError } from '../../core/errors.js';
 import { type Arity, commandPath, setArity, usageHint } from '../help/cobraErrors.js';
-import { isPersistent, setExamples } from '../help/cobraHelp.js';
+import { isPersistent, setExamples, usageString } from '../help/cobraHelp.js';
 import { setDashDashRewrite, type DashDashRewrite } from './argv.js';
 import { addFlags, isRequiredFlag, type FlagSpec } from './flags.js';
 import type { CliIo } from './io.js';
@@ -155,7 +155,13 @@ export function addCommand(parent: Command, spec: CommandSpec, session: RunSessi
       if (globals.apiAddr !== undefined && spec.apiAddr !== true) {
         session.io.stderr.write(`Warning: --api-addr is ignored by "${commandPath(cmd)}"\n`);
       }
-      const code: unknown = await run({ args: cmd.processedArgs as unknown[], flags: cmd.opts(), globals, io: session.io, command: cmd });
+      const code: unknown = await run({ args: cmd.processedArgs as unknown[], flags: cmd.opts(), globals, io: session.io, command: cmd }).catch(
+        (e: unknown) => {
+          // cobra prints the usage block after an error RunE returns; the run marks its usage mistakes.
+          if (isUserError(e) && e.usage && e.hint === undefined) throw new UserError(e.message, { exitCode: e.exitCode, hint: usageString(cmd), cause: e });
+          throw e;
+        },
+      );
       session.exitCode = typeof code === 'number' ? code : 0;
     });
   } else {
