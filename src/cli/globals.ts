@@ -30,7 +30,7 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = [
   {
     name: 'api-addr',
     type: 'string',
-    help: 'Override kubeconfig and communicate directly with the control plane at host:port (mostly for testing; only diagnostics endpoints and check use it)',
+    help: 'Override kubeconfig and communicate directly with the control plane at host:port (mostly for testing; a command that does not use it says so)',
   },
   { name: 'verbose', type: 'bool', default: false, help: 'Turn on debug logging' },
 ];

@@ -3,6 +3,11 @@ export interface UserErrorOptions {
   exitCode?: number;
   /** A line printed after the message. */
   hint?: string;
+  /**
+   * A usage mistake found by a command's run (a missing operand): the CLI prints the command's
+   * usage block after the message, as cobra does for an error returned from RunE.
+   */
+  usage?: boolean;
   cause?: unknown;
 }
 
@@ -17,6 +22,7 @@ export interface UserErrorOptions {
 export class UserError extends Error {
   readonly exitCode: number;
   readonly hint?: string;
+  readonly usage: boolean;
   readonly verbatim: boolean;
 
   constructor(message: string, options: UserErrorOptions = {}, verbatim = false) {
@@ -24,6 +30,7 @@ export class UserError extends Error {
     this.name = 'UserError';
     this.exitCode = options.exitCode ?? 1;
     this.hint = options.hint;
+    this.usage = options.usage === true;
     this.verbatim = verbatim;
   }
 

@@ -172,13 +172,14 @@ describe('linkerd check (CLI)', () => {
     fs.writeFileSync(kubeconfig, fs.readFileSync(s.kubeconfigPath, 'utf8').replace(s.url, `https://127.0.0.1:${port}`));
     const r = await linkerd(['check', '--kubeconfig', kubeconfig, '--wait', '1m', ...EXPECTED]);
     expect(r.code).toBe(1);
-    // As the real CLI: no banner, the core results, then extension discovery fails and ends the run (no status line).
+    // As the real CLI: no banner, the core results, then extension discovery (a LIST of the namespaces
+    // labelled linkerd.io/extension, spec 4.5/4.6) fails and ends the run (no status line).
     expect(r.stdout).toBe(
       `kubernetes-api\n--------------\n√ can initialize the client\n× can query the Kubernetes API\n    Get "https://127.0.0.1:${port}/version?timeout=30s": dial tcp 127.0.0.1:${port}: connect: connection refused\n    see https://linkerd.io/2/checks/#k8s-api for hints\n\n`,
     );
     expect(r.stderr).toMatch(
       new RegExp(
-        `^failed to run extensions checks: Get "https://127\\.0\\.0\\.1:${port}/api/v1/namespaces\\?[^"]*": dial tcp 127\\.0\\.0\\.1:${port}: connect: connection refused\n$`,
+        `^Failed to run extensions checks: Get "https://127\\.0\\.0\\.1:${port}/api/v1/namespaces\\?labelSelector=linkerd\\.io%2Fextension&timeout=30s": dial tcp 127\\.0\\.0\\.1:${port}: connect: connection refused\n$`,
       ),
     );
   });

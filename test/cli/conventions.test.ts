@@ -220,7 +220,19 @@ describe("cobra's help conventions on every command", () => {
 
   it('usage mistakes come before any cluster access: `linkerd identity` without a pod or a selector', async () => {
     const r = await runCli(['identity']);
-    expect([r.code, r.stdout, r.stderr]).toEqual([1, '', 'Error: Provide the pod name argument or use the selector flag\n']);
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    // An error returned from cobra's RunE: the line, then the command's usage block (root sets no SilenceUsage).
+    expect(r.stderr).toMatch(/^Error: Provide the pod name argument or use the selector flag\nUsage:\n {2}linkerd identity \[flags\] \[pods\.\.\.\]\n/);
+    expect(r.stderr).toContain('\nGlobal Flags:\n');
+  });
+
+  it('a missing operand found by the run (inject with no file) prints the usage block after the error, as cobra does for a RunE error', async () => {
+    for (const cmd of ['inject', 'uninject']) {
+      const r = await runCli([cmd]);
+      expect([r.code, r.stdout]).toEqual([1, '']);
+      expect(r.stderr.startsWith(`Error: please specify a kubernetes resource file\nUsage:\n  linkerd ${cmd} [flags] `)).toBe(true);
+      expect(r.stderr).toContain('\nFlags:\n');
+    }
   });
 });
 
@@ -228,7 +240,7 @@ describe('--api-addr', () => {
   it('is ignored with a warning by the commands that do not use it, and says which do', async () => {
     const r = await runCli(['version', '--client', '--api-addr', '127.0.0.1:1']);
     expect([r.code, r.stderr]).toEqual([0, 'Warning: --api-addr is ignored by "linkerd version"\n']);
-    expect((await runCli(['version', '--help'])).stdout).toContain('only diagnostics endpoints and check use it');
+    expect((await runCli(['version', '--help'])).stdout).toContain('(mostly for testing; a command that does not use it says so)');
     const used = await runCli(['diagnostics', 'endpoints', 'web.shop.svc.cluster.local:80', '--api-addr', '127.0.0.1:1']);
     expect(used.stderr).not.toContain('--api-addr is ignored');
   });

@@ -78,7 +78,7 @@ describe('exec credential plugins have a deadline (issue 10 item 5)', () => {
     expect(r.stdout).toContain('× can initialize the client\n    getting credentials: exec: executable sleep did not finish within 2s; it was stopped\n');
     // As the real CLI: the extensions cannot be discovered either, so it stops with that error (no status line).
     expect(r.stdout).not.toContain('Status check results');
-    expect(r.stderr).toMatch(/^failed to run extensions checks: .*did not finish within 2s/m);
+    expect(r.stderr).toMatch(/^Failed to run extensions checks: .*did not finish within 2s/m);
   });
 
   it('the plugin is killed when the deadline passes', async () => {

@@ -65,7 +65,7 @@ describe('Kubernetes API bodies are bounded (issue 10 item 3)', () => {
       /\n {4}Get "http:\/\/127\.0\.0\.1:\d+\/version\?timeout=50s": response body: larger than the 256 MiB limit for Kubernetes API responses read at once\n {4}see \S+ for hints\n\n$/,
     );
     // Extension discovery meets the same answer and ends the run, as the real CLI's does.
-    expect(r.stderr).toMatch(/^failed to run extensions checks: Get "http:\/\/127\.0\.0\.1:\d+\/api\/v1\/namespaces\?[^"]*": response body: larger than/);
+    expect(r.stderr).toMatch(/^Failed to run extensions checks: Get "http:\/\/127\.0\.0\.1:\d+\/api\/v1\/namespaces\?[^"]*": response body: larger than/);
   });
 });
 

@@ -162,6 +162,8 @@ describe('linkerd identity (CLI)', () => {
       const r = await runCli(['identity', ...kube(), ...args]);
       expect(r).toEqual({ code: 1, stdout: '', stderr: 'Error: pods "rotate" not found in namespace default\n' });
     }
-    expect((await runCli(['identity', ...kube()])).stderr).toBe('Error: Provide the pod name argument or use the selector flag\n');
+    expect((await runCli(['identity', ...kube()])).stderr).toMatch(
+      /^Error: Provide the pod name argument or use the selector flag\nUsage:\n {2}linkerd identity /,
+    );
   });
 });

@@ -99,7 +99,7 @@ describe('linkerd inject (CLI)', () => {
     expect((await runCli(['inject', '--ignore-cluster', M('errors/binary.png')])).stderr).toBe(
       'Error: fixtures/manifests/errors/binary.png: binary data, not a YAML or JSON manifest\n',
     );
-    expect((await runCli(['inject', '--ignore-cluster'])).stderr).toBe('Error: please specify a kubernetes resource file\n');
+    expect((await runCli(['inject', '--ignore-cluster'])).stderr).toMatch(/^Error: please specify a kubernetes resource file\nUsage:\n {2}linkerd inject /);
     expect((await runCli(['inject', '--ignore-cluster', 'http://example.com/x.yaml'])).stderr).toBe('Error: only HTTPS URLs are allowed\n');
   });
 

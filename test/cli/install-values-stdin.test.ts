@@ -42,11 +42,13 @@ describe('linkerd install -f - (CLI)', () => {
     expect([twice.code, twice.stdout, twice.stderr]).toEqual([1, '', 'Error: -f -: standard input can be read only once, but -f - was given 2 times\n']);
 
     const typo = await runCli(['install', '--ignore-cluster', '-f', '-'], { input: 'controllerLogLevle: debug\n' });
-    expect([typo.code, typo.stdout, typo.stderr]).toEqual([1, '', 'Error: <stdin>: controllerLogLevle: unknown key\n']);
+    expect([typo.code, typo.stdout, typo.stderr]).toEqual([1, '', 'Error: <stdin>:1:1: controllerLogLevle: unknown key\n']);
 
     const malformed = await runCli(['install', '--ignore-cluster', '-f', '-'], { input: 'proxy:\n  logLevel: info\n   ports: 4191\n' });
     expect([malformed.code, malformed.stdout]).toEqual([1, '']);
-    expect(malformed.stderr).toMatch(/^Error: <stdin>:3:\d+: bad indentation of a mapping entry\n$/);
+    expect(malformed.stderr).toMatch(
+      /^Error: <stdin>:3:\d+: bad indentation of a mapping entry\na values file is one YAML document: a map of chart values \(as `helm show values` prints them\)\n$/,
+    );
   });
 
   it('mentions URLs and - in the help of -f, --values', async () => {

@@ -65,7 +65,7 @@ describe('linkerd install -f URL (CLI)', () => {
     const cases: [string, string][] = [
       [`${base}/missing.yaml`, `Error: unable to read URL "${base}/missing.yaml", server reported 404 Not Found, status code=404\n`],
       ['http://example.com/v.yaml', 'Error: -f http://example.com/v.yaml: only HTTPS URLs are allowed (plain http only from localhost)\n'],
-      [`${base}/typo.yaml`, `Error: ${base}/typo.yaml: controllerLogLevle: unknown key\n`],
+      [`${base}/typo.yaml`, `Error: ${base}/typo.yaml:1:1: controllerLogLevle: unknown key\n`],
     ];
     for (const [url, stderr] of cases) {
       const r = await runCli(['install', '--ignore-cluster', '-f', url]);
@@ -73,7 +73,11 @@ describe('linkerd install -f URL (CLI)', () => {
     }
     const malformed = await runCli(['install', '--ignore-cluster', '-f', `${base}/bad.yaml`]);
     expect([malformed.code, malformed.stdout]).toEqual([1, '']);
-    expect(malformed.stderr).toMatch(new RegExp(`^Error: ${base.replace(/\./g, '\\.')}/bad\\.yaml:3:\\d+: bad indentation of a mapping entry\\n$`));
+    expect(malformed.stderr).toMatch(
+      new RegExp(
+        `^Error: ${base.replace(/\./g, '\\.')}/bad\\.yaml:3:\\d+: bad indentation of a mapping entry\\na values file is one YAML document: a map of chart values \\(as \`helm show values\` prints them\\)\\n$`,
+      ),
+    );
   });
 
   it('says so in one line when the host cannot be reached', async () => {

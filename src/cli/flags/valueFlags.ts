@@ -22,6 +22,9 @@ const ARG_NAMES: Readonly<Record<Exclude<FlagKind, 'bool'>, string>> = {
   stringSlice: '<strings>',
 };
 
+/** pflag's names of the unsigned kinds: `uint` (Uint, Uint64) and `uints` (UintSlice). */
+const UNSIGNED_ARG_NAMES: Readonly<Partial<Record<FlagKind, string>>> = { int: '<uint>', stringSlice: '<uints>' };
+
 /**
  * Registers the flags of the chart's `sets` on a commander command. Booleans also get a hidden
  * `--no-<name>` (so `--<name>=false` works with acceptGoBools); string slices accumulate across repeats.
@@ -37,7 +40,8 @@ export function addValueFlags<S extends string>(command: Command, chart: AnyChar
       addBoolFlag(command, names, help, { default: f.default === true, hidden });
       continue;
     }
-    const option = command.createOption(`${names} ${ARG_NAMES[f.kind]}`, help).default(f.default).hideHelp(hidden);
+    const arg = f.goType !== undefined ? `<${f.goType}>` : ((f.unsigned === true ? UNSIGNED_ARG_NAMES[f.kind] : undefined) ?? ARG_NAMES[f.kind]);
+    const option = command.createOption(`${names} ${arg}`, help).default(f.default).hideHelp(hidden);
     if (f.kind === 'stringSlice') {
       const attr = attributeName(f.name);
       option.argParser((value: string, previous: readonly string[]) => {

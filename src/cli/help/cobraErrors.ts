@@ -79,9 +79,29 @@ export function usageHint(cmd: Command): string {
   return `Run '${commandPath(cmd)} --help' for usage.`;
 }
 
-/** A missing operand as cobra.ExactArgs/MinimumNArgs word it: how many the command takes, how many it got. */
+/** cobra's Args rules the declared operands do not imply: RangeArgs(min, max), or none at all. */
+export type Arity = 'any' | { readonly min: number; readonly max: number };
+
+const arities = new WeakMap<Command, Arity>();
+
+/** Declares `cmd`'s Args rule (the kit does, from a command's `arity`). */
+export function setArity(cmd: Command, arity: Arity): void {
+  if (arity !== 'any' && !(Number.isInteger(arity.min) && Number.isInteger(arity.max) && 0 <= arity.min && arity.min <= arity.max)) {
+    throw new Error(`${commandPath(cmd)}: arity needs integers 0 <= min <= max`);
+  }
+  arities.set(cmd, arity);
+}
+
+/** cobra.RangeArgs's words. */
+function rangeText(range: { min: number; max: number }, received: number): string {
+  return `accepts between ${range.min} and ${range.max} arg(s), received ${received}`;
+}
+
+/** A missing operand as cobra.ExactArgs/RangeArgs word it: how many the command takes, how many it got. */
 function missingArgumentText(message: string, cmd: Command): string {
   if (!/^error: missing required argument '[^']*'\n?$/.test(message)) return message;
+  const arity = arities.get(cmd);
+  if (arity !== undefined && arity !== 'any') return `error: ${rangeText(arity, cmd.args.length)}`;
   const required = cmd.registeredArguments.filter((a) => a.required).length;
   return `error: accepts ${required} arg(s), received ${cmd.args.length}`;
 }
@@ -104,10 +124,17 @@ export function useCobraErrors(cmd: Command, args: readonly string[]): void {
 
 /**
  * cobra's argument rule for a command without a variadic argument: more operands than it declares
- * is an unknown command (cobra.NoArgs) or too many (cobra.MaximumNArgs). commander's own check is
- * switched off (allowExcessArguments) so this one speaks.
+ * is an unknown command (cobra.NoArgs) or too many (cobra.MaximumNArgs); a declared arity says
+ * RangeArgs's words, or (`'any'`, a command without Args) lets any number through. commander's
+ * own check is switched off (allowExcessArguments) so this one speaks.
  */
 export function rejectExcessArguments(cmd: Command): void {
+  const arity = arities.get(cmd);
+  if (arity === 'any') return;
+  if (arity !== undefined) {
+    if (cmd.args.length > arity.max) throw new UserError(rangeText(arity, cmd.args.length), { hint: usageString(cmd) });
+    return;
+  }
   const declared = cmd.registeredArguments;
   if (declared.some((a) => a.variadic) || cmd.args.length <= declared.length) return;
   const path = commandPath(cmd);

@@ -22,7 +22,7 @@ export function examplesOfCommand(cmd: Command): string {
 }
 
 /** pflag's type names, for the placeholders commands use; anything else is a string. */
-const GO_TYPES = new Set(['string', 'int', 'uint', 'duration', 'strings', 'stringArray', 'float', 'float32']);
+const GO_TYPES = new Set(['string', 'int', 'uint', 'uint32', 'uints', 'duration', 'strings', 'stringArray', 'float', 'float32']);
 
 /** The Go type pflag would print after the flag (`string`, `int`, `duration`, `strings`), or '' for booleans. */
 export function goTypeOf(option: Option): string {

@@ -1,8 +1,8 @@
 import type { Command, Option } from 'commander';
 import type { GlobalOptions } from '../globals.js';
 import { setArgumentChoices } from '../completion/complete.js';
-import { UserError } from '../../core/errors.js';
-import { commandPath, usageHint } from '../help/cobraErrors.js';
+import { UserError, isUserError } from '../../core/errors.js';
+import { type Arity, commandPath, setArity, usageHint } from '../help/cobraErrors.js';
 import { isPersistent, setExamples, setUse, usageString } from '../help/cobraHelp.js';
 import { setDashDashRewrite, type DashDashRewrite } from './argv.js';
 import { addFlags, isRequiredFlag, type FlagSpec } from './flags.js';
@@ -60,6 +60,12 @@ export interface CommandBody {
   argCount?: ArgCount;
   /** cobra's Use after the name (`[flags] (RESOURCE)`), when it is not made from `args`. */
   use?: string;
+  /**
+   * cobra's Args rule when the declared operands do not imply it (they imply ExactArgs,
+   * MaximumNArgs or NoArgs): `{ min, max }` is RangeArgs(min, max) (`accepts between 1 and 2
+   * arg(s), received 0`); `'any'` is no Args at all, so extra operands are accepted and ignored.
+   */
+  arity?: Arity;
   flags?: readonly FlagSpec[];
   /** Flags another table declares (the values flags), and other commander settings. */
   configure?: (cmd: Command) => void;
@@ -133,6 +139,14 @@ function checkAncestorFlags(cmd: Command): void {
   }
 }
 
+/** The commands declared with `apiAddr: true`. */
+const API_ADDR_USERS = new WeakSet<Command>();
+
+/** Whether `cmd` reads the global `--api-addr` (declared with `apiAddr: true`). */
+export function usesApiAddr(cmd: Command): boolean {
+  return API_ADDR_USERS.has(cmd);
+}
+
 /** The values of the persistent flags of the commands between the root and `cmd`, then `cmd`'s own. */
 function flagsOf(cmd: Command): Record<string, unknown> {
   const inherited: Record<string, unknown> = {};
@@ -161,6 +175,8 @@ function checkArgCount(cmd: Command, count: ArgCount | undefined): void {
 /** Declares `spec` (and its subcommands) under `parent`. */
 export function addCommand(parent: Command, spec: CommandSpec, session: RunSession): Command {
   const cmd = describe(parent.command(spec.name, { hidden: spec.hidden === true || spec.deprecated !== undefined }), spec);
+  if (spec.apiAddr === true) API_ADDR_USERS.add(cmd);
+  if (spec.arity !== undefined) setArity(cmd, spec.arity);
   for (const a of spec.args ?? []) {
     const name = `${a.name}${a.variadic ? '...' : ''}`;
     cmd.argument(a.required ? `<${name}>` : `[${name}]`, a.help);
@@ -190,7 +206,13 @@ export function addCommand(parent: Command, spec: CommandSpec, session: RunSessi
       if (globals.apiAddr !== undefined && spec.apiAddr !== true) {
         session.io.stderr.write(`Warning: --api-addr is ignored by "${commandPath(cmd)}"\n`);
       }
-      const code: unknown = await run({ args: cmd.processedArgs as unknown[], flags: flagsOf(cmd), globals, io: session.io, command: cmd });
+      const code: unknown = await run({ args: cmd.processedArgs as unknown[], flags: flagsOf(cmd), globals, io: session.io, command: cmd }).catch(
+        (e: unknown) => {
+          // cobra prints the usage block after an error RunE returns; the run marks its usage mistakes.
+          if (isUserError(e) && e.usage && e.hint === undefined) throw new UserError(e.message, { exitCode: e.exitCode, hint: usageString(cmd), cause: e });
+          throw e;
+        },
+      );
       session.exitCode = typeof code === 'number' ? code : 0;
     });
   } else {

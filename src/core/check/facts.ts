@@ -142,8 +142,11 @@ export function issuerMaterial(ctx: CheckContext): Promise<IssuerMaterial> {
   });
 }
 
-/** The namespaces labelled `linkerd.io/extension`, by label value. */
+/**
+ * The namespaces labelled `linkerd.io/extension`, by label value: served from the run's LIST of
+ * namespaces when it has one, else asked of the server with that selector, as the real CLI asks.
+ */
 export async function extensionNamespaces(ctx: CheckContext): Promise<Array<{ extension: string; namespace: string }>> {
-  const namespaces = await ctx.list('namespaces', { labelSelector: EXTENSION_LABEL });
+  const namespaces = await ctx.list('namespaces', { labelSelector: EXTENSION_LABEL, selectOnServer: true });
   return namespaces.map((ns) => ({ extension: ns.metadata?.labels?.[EXTENSION_LABEL] ?? '', namespace: ns.metadata?.name ?? '' }));
 }

@@ -7,6 +7,11 @@ export interface ReadOptions {
   /** Omit for all namespaces. */
   namespace?: string;
   labelSelector?: string;
+  /**
+   * With a label selector: when the snapshot holds no LIST of the resource yet, ask the server for
+   * the selected objects alone (cached under that selector) instead of LISTing them all.
+   */
+  selectOnServer?: boolean;
 }
 
 /** How checks read the cluster. Checks say what they want; the reader decides how many requests that costs. */
@@ -37,7 +42,7 @@ export class SnapshotReader implements ClusterReader {
 
   async list<R extends ResourceRef>(resource: R, options: ReadOptions = {}): Promise<Array<ObjectOf<R>>> {
     if (!isWide(resource) || options.namespace === undefined) return this.snapshot.list(resource, options);
-    const all = await this.snapshot.list(resource, { labelSelector: options.labelSelector });
+    const all = await this.snapshot.list(resource, { labelSelector: options.labelSelector, selectOnServer: options.selectOnServer });
     return all.filter((o) => (o as KubeObject).metadata?.namespace === options.namespace);
   }
 

@@ -118,7 +118,7 @@ export async function runCheck(req: CheckRequest, events: CheckEvents = {}, fami
         // The real CLI stops here, core results printed, with this one line on stderr and exit 1.
         const results = [...core];
         const warning = results.some((r) => r.status === 'warning');
-        const extensionError = `failed to run extensions checks: ${(e as Error).message}`;
+        const extensionError = `Failed to run extensions checks: ${(e as Error).message}`;
         return { results, success: false, warning, hintBaseUrl: base, unmatchedSelectors: selector.unmatched(), notRun, extensionError };
       }
       const executables = pathOptions ? pathExtensions(pathOptions.path) : new Map<string, string>();

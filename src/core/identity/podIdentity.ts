@@ -96,7 +96,7 @@ async function peerCertificates(client: KubeClient, pod: Pod, port: number, iden
 /** Usage mistakes, found before the cluster is asked anything. */
 function checkOperands(req: PodIdentityRequest): void {
   if (req.selector !== undefined && req.pods.length > 0) throw new UserError('give pod names or --selector, not both');
-  if (req.selector === undefined && req.pods.length === 0) throw new UserError('Provide the pod name argument or use the selector flag');
+  if (req.selector === undefined && req.pods.length === 0) throw new UserError('Provide the pod name argument or use the selector flag', { usage: true });
 }
 
 export async function podIdentities(req: PodIdentityRequest): Promise<PodCertificates[]> {

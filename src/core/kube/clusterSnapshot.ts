@@ -7,6 +7,11 @@ import { PromiseMemo } from '../mesh/promiseMemo.js';
 export interface SnapshotListOptions extends Selectors {
   /** Omit for all namespaces. */
   namespace?: string;
+  /**
+   * With a label selector, when no LIST of the resource (in this scope) is cached or the cached one
+   * fails: LIST only the selected objects on the server (one request, cached under the selector).
+   */
+  selectOnServer?: boolean;
 }
 
 const ALL = '*';
@@ -33,7 +38,8 @@ export class ClusterSnapshot {
     const t = resourceType(resource);
     const namespace = t.namespaced ? options.namespace : undefined;
     const matches = objectMatcher(options);
-    const items = await this.fetch(t, namespace);
+    const selected = options.selectOnServer === true && options.labelSelector ? options.labelSelector : undefined;
+    const items = await this.fetch(t, namespace, selected);
     return items.filter((o) => matches(o) && (namespace === undefined || o.metadata?.namespace === namespace)) as Array<ObjectOf<R>>;
   }
 
@@ -64,10 +70,16 @@ export class ClusterSnapshot {
     this.lists.forget((k) => k.startsWith(prefix));
   }
 
-  private fetch(t: ResourceType, namespace: string | undefined): Promise<KubeObject[]> {
+  private fetch(t: ResourceType, namespace: string | undefined, labelSelector?: string): Promise<KubeObject[]> {
     const tk = typeKey(t);
-    const all = this.lists.peek<KubeObject[]>(`${tk}|${ALL}`);
-    if (all) return all;
-    return this.lists.get(`${tk}|${namespace ?? ALL}`, () => this.client.list(t, { namespace }));
+    const scope = `${tk}|${namespace ?? ALL}`;
+    const whole = this.lists.peek<KubeObject[]>(`${tk}|${ALL}`) ?? (labelSelector === undefined ? undefined : this.lists.peek<KubeObject[]>(scope));
+    if (labelSelector !== undefined) {
+      const selected = () => this.lists.get(`${scope}|${labelSelector}`, () => this.client.list(t, { namespace, labelSelector }));
+      // A LIST of everything (done or in flight) serves the selection; if it fails, the selected
+      // LIST is asked for itself, so its failure names the request the caller meant.
+      return whole ? whole.catch(selected) : selected();
+    }
+    return whole ?? this.lists.get(scope, () => this.client.list(t, { namespace }));
   }
 }

@@ -222,7 +222,7 @@ async function readPath(p: string, skipped: SkippedEntry[]): Promise<ManifestInp
 
 /** Every input named on the command line, in order, each file of a directory as its own input. */
 export async function listManifestInputs(args: readonly string[], readers: SourceReaders = {}): Promise<ManifestInputs> {
-  if (args.length === 0) throw new UserError('please specify a kubernetes resource file');
+  if (args.length === 0) throw new UserError('please specify a kubernetes resource file', { usage: true });
   const inputs: ManifestInput[] = [];
   const skipped: SkippedEntry[] = [];
   for (const arg of args) {

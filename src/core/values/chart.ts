@@ -25,8 +25,13 @@ export interface FlagDeclaration {
   readonly deprecated?: string;
   /** Environment variable that presets the flag as if the user had set it. */
   readonly env?: string;
-  /** Rejects negative numbers (Go uint flags). */
+  /**
+   * Go uint flags: rejects negative numbers, and help names the type `uint` (`uints` for a
+   * stringSlice of unsigned entries, pflag's UintSlice).
+   */
   readonly unsigned?: boolean;
+  /** pflag's type name in help when the kind's is not it (`uint32` for a Uint32Var). */
+  readonly goType?: 'uint32';
 }
 
 /**

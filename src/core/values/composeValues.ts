@@ -2,7 +2,8 @@ import type { ChartOf, SetFlag } from './chart.js';
 import { applyChartFlags, firstInvalidFlag, invalidFlagValue } from './chartFlags.js';
 import { type OverrideSources, buildOverrides, combineOverlays, mergeValues, parseSetArgs } from './merge.js';
 import type { Tree } from './tree.js';
-import { formatIssues, issueReason } from './validateValues.js';
+import { type Locate, formatIssues, issueReason } from './validateValues.js';
+import { valuesPosition } from './valuesFiles.js';
 import { UserError } from '../errors.js';
 
 /*
@@ -28,9 +29,13 @@ export interface ComposedValues<V> {
 type AnyChart<V, C> = ChartOf<V, string, C>;
 
 /** The layers of the overrides map, each alone, named for error messages. */
-function namedLayers(src: OverrideSources): { source: string; overlay: () => Tree }[] {
+function namedLayers(src: OverrideSources): { source: string; overlay: () => Tree; locate?: Locate }[] {
   return [
-    ...(src.valuesFiles ?? []).map((f) => ({ source: f.path, overlay: () => combineOverlays(f.values) })),
+    ...(src.valuesFiles ?? []).map((f) => ({
+      source: f.path,
+      overlay: () => combineOverlays(f.values),
+      ...(f.text === undefined ? {} : { locate: (path: readonly PropertyKey[]) => valuesPosition(f.text ?? '', path) }),
+    })),
     { source: '--set', overlay: () => parseSetArgs('set', src.set ?? [], src.readFile) },
     { source: '--set-string', overlay: () => parseSetArgs('set-string', src.setString ?? [], src.readFile) },
     { source: '--set-file', overlay: () => parseSetArgs('set-file', src.setFile ?? [], src.readFile) },
@@ -52,7 +57,7 @@ export function assertFlagValues<V, C>(chart: AnyChart<V, C>, base: V, flags: re
 
 /**
  * Applies flags and overrides to the base and validates the result with the chart's schema. A
- * schema error names the layer that causes it (`values.yaml: proxy.foo: unknown key`, `--set: …`).
+ * schema error names the layer that causes it (`values.yaml:3:3: proxy.foo: unknown key`, `--set: …`).
  */
 export function composeChartValues<V, C>(chart: AnyChart<V, C>, src: ValueSources<V, C>): ComposedValues<V> {
   const withFlags = applyChartFlags(chart, src.base, src.flags ?? [], src.flagContext);
@@ -64,7 +69,7 @@ export function composeChartValues<V, C>(chart: AnyChart<V, C>, src: ValueSource
   for (const layer of namedLayers(src)) {
     const alone = mergeValues(withFlags as object, layer.overlay());
     const check = chart.schema.safeParse(alone);
-    if (!check.success) throw new UserError(formatIssues(check.error.issues, alone, layer.source));
+    if (!check.success) throw new UserError(formatIssues(check.error.issues, alone, layer.source, layer.locate));
   }
   throw new UserError(formatIssues(result.error.issues, merged, 'values'));
 }

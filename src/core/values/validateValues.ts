@@ -4,7 +4,8 @@ import { type Values, ValuesSchema } from './schema.js';
 import { formatPath, getPath, typeName } from './tree.js';
 
 /*
- * Schema validation with one readable line per failure: `<source>: <dotted.path>: <reason>`,
+ * Schema validation with one readable line per failure: `<source>: <dotted.path>: <reason>`
+ * (`<source>:<line>:<col>: …` when the source is a file that holds the path),
  * e.g. `--set: proxy.ports.admin: expected number, got string` or `values.yaml: proxy.foo: unknown key`.
  */
 
@@ -73,16 +74,20 @@ export function issueReason(issues: readonly Issue[], input: unknown): string {
   return first === undefined ? 'invalid value' : describe(first, input).reason;
 }
 
+/** Where a key path sits in the source (`-f` files know; `--set` does not). */
+export type Locate = (path: readonly PropertyKey[]) => { line: number; col: number } | undefined;
+
 /**
  * One line for the first issue (and a count of the others). Unknown keys come first: a typo such as
  * `nam:` also makes `name` missing, and the typo is the helpful half.
  */
-export function formatIssues(issues: readonly Issue[], input: unknown, source: string): string {
+export function formatIssues(issues: readonly Issue[], input: unknown, source: string, locate?: Locate): string {
   const first = firstIssue(issues);
   if (first === undefined) return `${source}: invalid`;
   const { path, reason } = describe(first, input);
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
-  return `${source}: ${formatPath(path)}: ${reason}${more}`;
+  const at = locate?.(path);
+  return `${at ? `${source}:${at.line}:${at.col}` : source}: ${formatPath(path)}: ${reason}${more}`;
 }
 
 /**

@@ -1,4 +1,5 @@
 import yaml from 'js-yaml';
+import { LineCounter, isMap as isYamlMap, isNode, isScalar, isSeq, parseDocument, type Node } from 'yaml';
 import { UserError } from '../errors.js';
 import { readTextFileBounded } from '../input/boundedRead.js';
 import { loadYaml } from '../input/loadYaml.js';
@@ -86,7 +87,7 @@ export function parseValuesYaml(text: string, source: string, accepts: string = 
       const mark = e.mark as yaml.YAMLException['mark'] | undefined;
       const line = mark ? mark.line + 1 : /single document/.test(e.reason) ? secondDocumentLine(text) : undefined;
       const where = line === undefined ? source : `${source}:${line}:${mark ? mark.column + 1 : 1}`;
-      throw new UserError(`${where}: ${e.reason}`, /single document/.test(e.reason) ? { hint: accepts } : {});
+      throw new UserError(`${where}: ${e.reason}`, { hint: accepts });
     }
     throw e;
   }
@@ -104,6 +105,53 @@ export function parseValuesYaml(text: string, source: string, accepts: string = 
 export interface ValuesFile {
   readonly path: string;
   readonly values: Tree;
+  /** The file's text, kept to place a validation error at its line (see valuesPosition). */
+  readonly text?: string;
+}
+
+/** 1-based line and column in a values file. */
+export interface ValuesPosition {
+  line: number;
+  col: number;
+}
+
+/** The key of `node` (a map) equal to `segment`, with its value. */
+function findPair(node: Node, segment: PropertyKey): { key: Node; value: unknown } | undefined {
+  if (!isYamlMap(node)) return undefined;
+  for (const pair of node.items) {
+    const key: unknown = pair.key;
+    const name = isScalar(key) ? key.value : key;
+    if (isNode(key) && String(name) === String(segment)) return { key, value: pair.value };
+  }
+  return undefined;
+}
+
+/**
+ * Where the value at `path` sits in a values file's `text`: the key that names it (so an unknown key
+ * points at itself), or a list item; the deepest part of the path the file holds when the rest is
+ * not there (a value merged from elsewhere). Parsed again with the `yaml` library, which keeps
+ * source ranges, only when a message needs one: js-yaml (the reader) does not keep them.
+ */
+export function valuesPosition(text: string, path: readonly PropertyKey[]): ValuesPosition | undefined {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: false });
+  let node: unknown = doc.contents;
+  let at: number | undefined;
+  for (const segment of path) {
+    if (!isNode(node)) break;
+    if (isSeq(node) && typeof segment === 'number') {
+      node = node.items[segment];
+      if (isNode(node) && node.range) at = node.range[0];
+      continue;
+    }
+    const pair = findPair(node, segment);
+    if (!pair) break;
+    if (pair.key.range) at = pair.key.range[0];
+    node = pair.value;
+  }
+  if (at === undefined) return undefined;
+  const { line, col } = lineCounter.linePos(at);
+  return { line, col };
 }
 
 /**
@@ -116,7 +164,8 @@ export async function readValuesFiles(paths: readonly string[], reader: ValuesRe
   const out: ValuesFile[] = [];
   for (const arg of paths) {
     const source = arg === STDIN_ARG ? STDIN_NAME : arg;
-    out.push({ path: source, values: parseValuesYaml(await reader(arg), source) });
+    const text = await reader(arg);
+    out.push({ path: source, values: parseValuesYaml(text, source), text });
   }
   return out;
 }

@@ -28,6 +28,8 @@ A full list of configurable values can be found at https://artifacthub.io/packag
     addValueFlags(cmd, cniChart, FLAG_SETS);
     addHelmValueFlags(cmd);
   },
+  // The real command declares no Args: cobra accepts extra operands, and it ignores them.
+  arity: 'any',
   flags: [{ name: 'output', short: 'o', type: 'string', default: 'yaml', help: 'Output format. One of: json|yaml' }],
   run: async ({ flags, io, command: cmd }) => {
     const opts = Options.parse(flags);

@@ -36,6 +36,22 @@ describe('ClusterSnapshot', () => {
     expect(server.requests[0]).toMatchObject({ method: 'GET', path: '/api/v1/pods', query: '' });
   });
 
+  it('selectOnServer: asks the server for the selection alone, unless a LIST of everything is cached', async () => {
+    server.resetRequests();
+    const snap = new ClusterSnapshot(client);
+    const sel = { labelSelector: 'linkerd.io/control-plane-ns=linkerd', selectOnServer: true };
+    expect(await snap.list('pods', sel)).toHaveLength(5);
+    expect(await snap.list('pods', sel)).toHaveLength(5);
+    expect(server.requestCount()).toBe(1);
+    expect(server.requests[0]).toMatchObject({ method: 'GET', path: '/api/v1/pods', query: 'labelSelector=linkerd.io%2Fcontrol-plane-ns%3Dlinkerd' });
+    server.resetRequests();
+    const warm = new ClusterSnapshot(client);
+    await warm.list('pods');
+    expect(await warm.list('pods', sel)).toHaveLength(5);
+    expect(server.requestCount()).toBe(1);
+    expect(server.requests[0]).toMatchObject({ path: '/api/v1/pods', query: '' });
+  });
+
   it('does one LIST per (resource, namespace scope) and serves namespaces from an all-namespaces LIST', async () => {
     server.resetRequests();
     const snap = new ClusterSnapshot(client);

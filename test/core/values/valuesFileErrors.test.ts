@@ -40,3 +40,13 @@ describe('a values file that is not one map', () => {
     );
   });
 });
+
+describe('a values file with a YAML syntax error', () => {
+  it('names file:line:col and says what the flag takes', () => {
+    expect(failure('a: [\n')).toEqual({
+      message: 'v.yaml:2:1: unexpected end of the stream within a flow collection',
+      hint: 'a values file is one YAML document: a map of chart values (as `helm show values` prints them)',
+    });
+    expect(failure('a:\n  b: 1\n c: 2\n', 'X takes a map').hint).toBe('X takes a map');
+  });
+});

@@ -26,7 +26,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('-f -: values from standard input', () => {
   it('reads all of stdin once and names it <stdin>', async () => {
     const { reader, state } = withStdin('controllerReplicas: 3\ncontrollerLogLevel: debug\n');
-    expect(await readValuesFiles(['-'], reader)).toEqual([{ path: '<stdin>', values: { controllerReplicas: 3, controllerLogLevel: 'debug' } }]);
+    expect(await readValuesFiles(['-'], reader)).toEqual([
+      { path: '<stdin>', values: { controllerReplicas: 3, controllerLogLevel: 'debug' }, text: 'controllerReplicas: 3\ncontrollerLogLevel: debug\n' },
+    ]);
     expect(state.reads).toBe(1);
   });
 
@@ -61,7 +63,7 @@ describe('-f -: values from standard input', () => {
 
   it('names <stdin> when its values fail validation', async () => {
     const files = await readValuesFiles(['-'], withStdin('proxy:\n  logLevle: debug\n').reader);
-    expect(() => composeValues({ base: defaultValues(), valuesFiles: files })).toThrow(/^<stdin>: proxy\.logLevle: unknown key$/);
+    expect(() => composeValues({ base: defaultValues(), valuesFiles: files })).toThrow(/^<stdin>:2:3: proxy\.logLevle: unknown key$/);
   });
 
   it('still reads a file called "./-" as a file', async () => {

@@ -66,7 +66,11 @@ async function closedPort(): Promise<number> {
 describe('-f URL: reading values files from http(s)', () => {
   it('fetches a values file and keeps the URL as its name', async () => {
     const [file] = await readValuesFiles([`${base}/replicas.yaml`]);
-    expect(file).toEqual({ path: `${base}/replicas.yaml`, values: { controllerReplicas: 3, controllerLogLevel: 'debug' } });
+    expect(file).toEqual({
+      path: `${base}/replicas.yaml`,
+      values: { controllerReplicas: 3, controllerLogLevel: 'debug' },
+      text: 'controllerReplicas: 3\ncontrollerLogLevel: debug\n',
+    });
   });
 
   it('reads an empty answer as no values, and follows redirects', async () => {
@@ -120,7 +124,7 @@ describe('-f URL: reading values files from http(s)', () => {
 
   it('names the URL when its values fail validation', async () => {
     const files = await readValuesFiles([`${base}/replicas.yaml`, `${base}/unknown-key.yaml`]);
-    expect(() => composeValues({ base: defaultValues(), valuesFiles: files })).toThrow(`${base}/unknown-key.yaml: proxy.logLevle: unknown key`);
+    expect(() => composeValues({ base: defaultValues(), valuesFiles: files })).toThrow(`${base}/unknown-key.yaml:2:3: proxy.logLevle: unknown key`);
   });
 });
 

@@ -37,7 +37,7 @@ describe('linkerd viz install --ignore-cluster', () => {
     fs.writeFileSync(`${dir}/v.yaml`, 'tap:\n  replica: 3\n');
     const r = await runCli(['viz', 'install', '--ignore-cluster', '-f', `${dir}/v.yaml`]);
     expect([r.code, r.stdout]).toEqual([1, '']);
-    expect(r.stderr).toBe(`Error: ${dir}/v.yaml: tap.replica: unknown key\n`);
+    expect(r.stderr).toBe(`Error: ${dir}/v.yaml:2:3: tap.replica: unknown key\n`);
     fs.rmSync(dir, { recursive: true });
   });
 

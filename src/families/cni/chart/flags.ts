@@ -111,6 +111,7 @@ export const CNI_FLAGS: readonly Flag[] = [
   flag({
     name: 'redirect-ports',
     kind: 'stringSlice',
+    unsigned: true,
     default: [],
     help: 'Ports to redirect to proxy, if no port is specified then ALL ports are redirected',
     apply(v, x) {

@@ -32,6 +32,7 @@ export const INSTALL_VALUE_FLAGS: readonly InstallValueFlag[] = [
     kind: 'int',
     default: 4143,
     unsigned: true,
+    goType: 'uint32',
     help: 'The port on the gateway used for all incoming traffic',
     apply(v, x) {
       v.gateway.port = asUint(this, x, 65535);
@@ -42,6 +43,7 @@ export const INSTALL_VALUE_FLAGS: readonly InstallValueFlag[] = [
     kind: 'int',
     default: 3,
     unsigned: true,
+    goType: 'uint32',
     help: 'The interval at which the gateway will be checked for being alive in seconds',
     apply(v, x) {
       v.gateway.probe.seconds = asUint(this, x, 0xffffffff);
@@ -52,6 +54,7 @@ export const INSTALL_VALUE_FLAGS: readonly InstallValueFlag[] = [
     kind: 'int',
     default: 4191,
     unsigned: true,
+    goType: 'uint32',
     help: 'The liveness check port of the gateway',
     apply(v, x) {
       v.gateway.probe.port = asUint(this, x, 65535);
