@@ -113,8 +113,10 @@ export function variedWorkload(i) {
         - name: LOG_FORMAT
           value: json
 `;
-    if (pick(2) === 0) out += `        - name: DB_PASSWORD\n          valueFrom:\n            secretKeyRef:\n              name: ${name}-db\n              key: password\n`;
-    if (pick(2) === 0) out += `        - name: FEATURE_FLAGS\n          valueFrom:\n            configMapKeyRef: {name: flags-${Math.floor(i / 10)}, key: flags}\n`;
+    if (pick(2) === 0)
+      out += `        - name: DB_PASSWORD\n          valueFrom:\n            secretKeyRef:\n              name: ${name}-db\n              key: password\n`;
+    if (pick(2) === 0)
+      out += `        - name: FEATURE_FLAGS\n          valueFrom:\n            configMapKeyRef: {name: flags-${Math.floor(i / 10)}, key: flags}\n`;
     out += `        resources:
           requests: {cpu: ${50 + pick(20) * 25}m, memory: ${32 * (1 + pick(8))}Mi}
           limits:
