@@ -79,29 +79,43 @@ export function usageHint(cmd: Command): string {
   return `Run '${commandPath(cmd)} --help' for usage.`;
 }
 
-/** cobra's Args rules the declared operands do not imply: RangeArgs(min, max), or none at all. */
-export type Arity = 'any' | { readonly min: number; readonly max: number };
+/**
+ * cobra's Args rules the declared operands do not imply: RangeArgs(min, max), MinimumNArgs(min)
+ * (no `max`), or none at all.
+ */
+export type Arity = 'any' | { readonly min: number; readonly max?: number };
 
 const arities = new WeakMap<Command, Arity>();
 
 /** Declares `cmd`'s Args rule (the kit does, from a command's `arity`). */
 export function setArity(cmd: Command, arity: Arity): void {
-  if (arity !== 'any' && !(Number.isInteger(arity.min) && Number.isInteger(arity.max) && 0 <= arity.min && arity.min <= arity.max)) {
+  const max = arity === 'any' ? 0 : (arity.max ?? arity.min);
+  if (arity !== 'any' && !(Number.isInteger(arity.min) && Number.isInteger(max) && 0 <= arity.min && arity.min <= max)) {
     throw new Error(`${commandPath(cmd)}: arity needs integers 0 <= min <= max`);
   }
   arities.set(cmd, arity);
 }
 
-/** cobra.RangeArgs's words. */
-function rangeText(range: { min: number; max: number }, received: number): string {
-  return `accepts between ${range.min} and ${range.max} arg(s), received ${received}`;
+/** cobra.RangeArgs's words, or cobra.MinimumNArgs's when there is no maximum. */
+function arityText(arity: { readonly min: number; readonly max?: number }, received: number): string {
+  return arity.max === undefined
+    ? `requires at least ${arity.min} arg(s), only received ${received}`
+    : `accepts between ${arity.min} and ${arity.max} arg(s), received ${received}`;
+}
+
+/** Refuses (with the usage block, as cobra does) a run whose operand count breaks `cmd`'s declared arity. */
+export function checkArity(cmd: Command): void {
+  const arity = arities.get(cmd);
+  if (arity === undefined || arity === 'any') return;
+  const n = cmd.args.length;
+  if (n < arity.min || (arity.max !== undefined && n > arity.max)) throw new UserError(arityText(arity, n), { hint: usageString(cmd) });
 }
 
 /** A missing operand as cobra.ExactArgs/RangeArgs word it: how many the command takes, how many it got. */
 function missingArgumentText(message: string, cmd: Command): string {
   if (!/^error: missing required argument '[^']*'\n?$/.test(message)) return message;
   const arity = arities.get(cmd);
-  if (arity !== undefined && arity !== 'any') return `error: ${rangeText(arity, cmd.args.length)}`;
+  if (arity !== undefined && arity !== 'any') return `error: ${arityText(arity, cmd.args.length)}`;
   const required = cmd.registeredArguments.filter((a) => a.required).length;
   return `error: accepts ${required} arg(s), received ${cmd.args.length}`;
 }
@@ -132,7 +146,7 @@ export function rejectExcessArguments(cmd: Command): void {
   const arity = arities.get(cmd);
   if (arity === 'any') return;
   if (arity !== undefined) {
-    if (cmd.args.length > arity.max) throw new UserError(rangeText(arity, cmd.args.length), { hint: usageString(cmd) });
+    if (arity.max !== undefined && cmd.args.length > arity.max) throw new UserError(arityText(arity, cmd.args.length), { hint: usageString(cmd) });
     return;
   }
   const declared = cmd.registeredArguments;

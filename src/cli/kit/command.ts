@@ -2,7 +2,7 @@ import type { Command, Option } from 'commander';
 import type { GlobalOptions } from '../globals.js';
 import { setArgumentChoices } from '../completion/complete.js';
 import { UserError, isUserError } from '../../core/errors.js';
-import { type Arity, commandPath, setArity, usageHint } from '../help/cobraErrors.js';
+import { type Arity, checkArity, commandPath, setArity, usageHint } from '../help/cobraErrors.js';
 import { isPersistent, setExamples, setUse, usageString } from '../help/cobraHelp.js';
 import { setDashDashRewrite, type DashDashRewrite } from './argv.js';
 import { addFlags, isRequiredFlag, type FlagSpec } from './flags.js';
@@ -41,28 +41,17 @@ export interface RunContext {
 /** Resolves to the exit code, or to nothing for 0. */
 export type RunCommand = (ctx: RunContext) => Promise<number> | Promise<void>;
 
-/**
- * cobra's Args rules that commander's declared arguments cannot say: MinimumNArgs (`min`),
- * RangeArgs (`min` and `max`). Checked before the command runs; a refusal is cobra's words and
- * the command's usage.
- */
-export interface ArgCount {
-  min: number;
-  max?: number;
-}
-
 /** A top-level command's body; its name, aliases and summary come from its family's declaration. */
 export interface CommandBody {
   /** cobra's Long: the text atop its help (the summary when omitted). */
   long?: string;
   args?: readonly ArgSpec[];
-  /** How many operands it takes, when more than its declared arguments tell (a variadic one). */
-  argCount?: ArgCount;
   /** cobra's Use after the name (`[flags] (RESOURCE)`), when it is not made from `args`. */
   use?: string;
   /**
    * cobra's Args rule when the declared operands do not imply it (they imply ExactArgs,
-   * MaximumNArgs or NoArgs): `{ min, max }` is RangeArgs(min, max) (`accepts between 1 and 2
+   * MaximumNArgs or NoArgs): `{ min }` is MinimumNArgs(min) (`requires at least 1 arg(s), only
+   * received 0`), `{ min, max }` is RangeArgs(min, max) (`accepts between 1 and 2
    * arg(s), received 0`); `'any'` is no Args at all, so extra operands are accepted and ignored.
    */
   arity?: Arity;
@@ -161,17 +150,6 @@ function flagsOf(cmd: Command): Record<string, unknown> {
   return { ...inherited, ...cmd.opts() };
 }
 
-/** cobra.MinimumNArgs / RangeArgs: the operand count against `count`, refused with the usage. */
-function checkArgCount(cmd: Command, count: ArgCount | undefined): void {
-  if (!count) return;
-  const n = cmd.args.length;
-  if (count.max === undefined) {
-    if (n < count.min) throw new UserError(`requires at least ${count.min} arg(s), only received ${n}`, { hint: usageString(cmd) });
-  } else if (n < count.min || n > count.max) {
-    throw new UserError(`accepts between ${count.min} and ${count.max} arg(s), received ${n}`, { hint: usageString(cmd) });
-  }
-}
-
 /** Declares `spec` (and its subcommands) under `parent`. */
 export function addCommand(parent: Command, spec: CommandSpec, session: RunSession): Command {
   const cmd = describe(parent.command(spec.name, { hidden: spec.hidden === true || spec.deprecated !== undefined }), spec);
@@ -200,7 +178,7 @@ export function addCommand(parent: Command, spec: CommandSpec, session: RunSessi
   if (run) {
     cmd.action(async () => {
       checkAncestorFlags(cmd);
-      checkArgCount(cmd, spec.argCount);
+      checkArity(cmd);
       checkRequiredFlags(cmd);
       const globals = session.globals();
       if (globals.apiAddr !== undefined && spec.apiAddr !== true) {

@@ -23,7 +23,7 @@ export const command: CommandBody = {
   long: 'List authorizations for a resource.',
   // cobra's RangeArgs(1, 2) and its Use line.
   args: [{ name: 'resource', help: 'TYPE, TYPE/NAME or TYPE NAME', variadic: true }],
-  argCount: { min: 1, max: 2 },
+  arity: { min: 1, max: 2 },
   use: '[flags] resource',
   examples: EXAMPLES,
   flags: [

@@ -15,7 +15,7 @@ export const command: CommandBody = {
   apiAddr: true,
   long: 'Display stats for server authorizations for a resource.',
   args: [{ name: 'resource', help: 'the resource (TYPE/NAME or TYPE NAME)', variadic: true }],
-  argCount: { min: 1 },
+  arity: { min: 1 },
   use: '[flags] resource',
   flags: [
     { name: 'namespace', short: 'n', type: 'string', help: 'Namespace of the specified resource', completion: 'namespaces' },

@@ -62,7 +62,7 @@ export const command: CommandBody = {
 This command will hide resources that have completed, such as pods that are in the Succeeded or Failed phases.
 If no resource name is specified, displays stats about all resources of the specified RESOURCETYPE`,
   args: [{ name: 'RESOURCES', help: 'the resources to show stats about', variadic: true }],
-  argCount: { min: 1 },
+  arity: { min: 1 },
   use: '[flags] (RESOURCES)',
   examples: `  # Get all deployments in the test namespace.
   linkerd viz stat deployments -n test

@@ -42,7 +42,7 @@ export function statTrafficCommand(direction: 'inbound' | 'outbound'): CommandBo
         ? `Display inbound traffic stats about a resource.\n\n${RESOURCE_HELP('display stats from')}`
         : `Display outbound traffic stats about a resource.\n\n${RESOURCE_HELP('aggregate stats over')}`,
     args: [{ name: 'RESOURCE', help: 'TYPE/NAME of the target', variadic: true }],
-    argCount: { min: 1 },
+    arity: { min: 1 },
     use: '[flags] (RESOURCE)',
     flags: [
       { name: 'output', short: 'o', type: 'string', default: 'table', help: 'Output format; one of: "table" or "json" or "wide"' },

@@ -14,7 +14,7 @@ const EXAMPLES = `  # tap the web deployment in the default namespace
 export const command: CommandBody = {
   long: `Listen to a traffic stream.\n\n${TARGETS_HELP.replace('%VERB%', 'tap')}`,
   args: [TAP_RESOURCE_ARG],
-  argCount: { min: 1, max: 2 },
+  arity: { min: 1, max: 2 },
   use: '[flags] (RESOURCE)',
   examples: EXAMPLES,
   flags: [

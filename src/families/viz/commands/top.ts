@@ -10,7 +10,7 @@ const EXAMPLES = `  # display traffic for the web deployment in the default name
 export const command: CommandBody = {
   long: `Display sorted information about live traffic.\n\n${TARGETS_HELP.replace('%VERB%', 'view traffic for')}`,
   args: [TAP_RESOURCE_ARG],
-  argCount: { min: 1, max: 2 },
+  arity: { min: 1, max: 2 },
   use: '[flags] (RESOURCE)',
   examples: EXAMPLES,
   flags: [

@@ -27,7 +27,7 @@ export const SELECTOR_FLAG: FlagSpec = {
   help: "Selector (label query) to filter on, supports '=', '==', and '!='",
 };
 
-/** One or two words (cobra.RangeArgs(1, 2), the commands' argCount). */
+/** One or two words (cobra.RangeArgs(1, 2), the commands' arity). */
 export const TAP_RESOURCE_ARG = { name: 'RESOURCE', help: '(TYPE [NAME] | TYPE/NAME)', variadic: true } as const;
 
 const FilterFlags = z.object({
