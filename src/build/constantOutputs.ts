@@ -18,6 +18,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
+import { isDeprecated } from '../cli/kit/deprecation.js';
 import type { CliIo } from '../cli/kit/io.js';
 
 /** What the bundle's main module exports (dist/bundle/main.js is built from src/cli/main.ts). */
@@ -43,9 +44,21 @@ function commandPaths(cmd: Command, prefix: string[][] = [[]]): string[][][] {
   return out;
 }
 
+/** Whether dispatching `words` from `program` passes a deprecated command. */
+function throughDeprecated(program: Command, words: readonly string[]): boolean {
+  let cmd = program;
+  for (const w of words) {
+    const sub = cmd.commands.find((c) => c.name() === w || c.aliases().includes(w));
+    if (!sub) return false;
+    if (isDeprecated(sub)) return true;
+    cmd = sub;
+  }
+  return false;
+}
+
 /**
  * The requests whose answer is fixed at build time: for the root and every command path (by name
- * or alias), its help as `--help`, `-h` and `help <path>`; a command with subcommands named alone
+ * or alias), its help as `--help`, `-h` and `help <path>` (a deprecated one only as `help <path>`); a command with subcommands named alone
  * (a bare group prints its help, when its output is the same as with `--help`: checked by the
  * caller); `version --client` with and without `--short`.
  */
@@ -61,7 +74,9 @@ export function constantRequests(program: Command): { help: string[][]; bare: st
   walk(program, []);
   for (const variants of paths) {
     for (const p of variants) {
-      help.push([...p, '--help'], [...p, '-h'], ['help', ...p]);
+      // A deprecated command's --help also writes its deprecation to stderr; `help PATH` does not.
+      if (!throughDeprecated(program, p)) help.push([...p, '--help'], [...p, '-h']);
+      help.push(['help', ...p]);
     }
   }
   // A bare group, by any of its names: the canonical path decides whether it is a group.

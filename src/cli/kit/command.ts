@@ -4,6 +4,7 @@ import { setArgumentChoices } from '../completion/complete.js';
 import { UserError, isUserError } from '../../core/errors.js';
 import { type Arity, checkArity, commandPath, setArity, usageHint } from '../help/cobraErrors.js';
 import { isPersistent, setExamples, setUse, usageString } from '../help/cobraHelp.js';
+import { markDeprecated } from './deprecation.js';
 import { setDashDashRewrite, type DashDashRewrite } from './argv.js';
 import { addFlags, isRequiredFlag, type FlagSpec } from './flags.js';
 import type { CliIo } from './io.js';
@@ -99,7 +100,9 @@ function describe(cmd: Command, spec: Pick<CommandSpec, 'summary' | 'long' | 'al
 
 /** A command help can list without its module: name, aliases and summary only. */
 export function addCommandStub(parent: Command, head: Pick<CommandSpec, 'name' | 'summary' | 'aliases' | 'hidden' | 'deprecated'>): Command {
-  return describe(parent.command(head.name, { hidden: head.hidden === true || head.deprecated !== undefined }), head);
+  const cmd = describe(parent.command(head.name, { hidden: head.hidden === true || head.deprecated !== undefined }), head);
+  if (head.deprecated !== undefined) markDeprecated(cmd);
+  return cmd;
 }
 
 /** The option's attribute name as commander stores its value (`trustAnchorFile`). */
@@ -165,6 +168,7 @@ export function addCommand(parent: Command, spec: CommandSpec, session: RunSessi
   if (spec.examples !== undefined) setExamples(cmd, spec.examples);
   if (spec.use !== undefined) setUse(cmd, spec.use);
   if (spec.deprecated !== undefined) {
+    markDeprecated(cmd);
     // cobra prints the deprecation before it parses the command's flags: on --help, a flag or
     // argument error too, not only when the command runs.
     const deprecated = spec.deprecated;

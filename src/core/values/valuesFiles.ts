@@ -87,7 +87,8 @@ export function parseValuesYaml(text: string, source: string, accepts: string = 
       const mark = e.mark as yaml.YAMLException['mark'] | undefined;
       const line = mark ? mark.line + 1 : /single document/.test(e.reason) ? secondDocumentLine(text) : undefined;
       const where = line === undefined ? source : `${source}:${line}:${mark ? mark.column + 1 : 1}`;
-      throw new UserError(`${where}: ${e.reason}`, { hint: accepts });
+      // A file nested past the limit is refused for its depth, not for what it holds.
+      throw new UserError(`${where}: ${e.reason}`, { hint: e.reason.startsWith('nesting exceeded') ? undefined : accepts });
     }
     throw e;
   }

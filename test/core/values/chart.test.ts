@@ -138,7 +138,7 @@ describe('a second chart through the same engine', () => {
     const cmd = new Command('tiny').exitOverride();
     addValueFlags(cmd, tinyChart, ['install'], { release: true });
     cmd.parse(['--replicas', '2'], { from: 'user' });
-    expect(cmd.helpInformation()).toContain('--replicas <int>');
+    expect(cmd.helpInformation()).toContain('--replicas <uint>'); // an unsigned flag, named as pflag names a Go uint
     expect(cmd.helpInformation()).not.toContain('--debug');
     expect(readSetFlags(cmd, tinyChart, ['install'], {})).toEqual([{ name: 'replicas', value: '2' }]);
     expect(flagsOf(tinyChart, ['debug', 'install']).map((f) => f.name)).toEqual(['replicas', 'shout', 'debug']);
