@@ -139,6 +139,30 @@ describe('user mistakes are one clear line (issue 10 item 11)', () => {
   });
 });
 
+describe('a document of countless scalars is refused before it is parsed', () => {
+  // Parsed, 4.2 MB of `[1,1,…]` took the `yaml` parser over 3 GB; 24 MB of JSON, JSON.parse about 350 MB.
+  it('inject of a YAML flow list of 2,100,000 values, at the line its document starts', async () => {
+    const file = tmp('flow-scalars.yaml', `kind: Namespace\nmetadata: {name: a}\n---\nkind: ConfigMap\nlist: [${'1,'.repeat(2_100_000)}1]\n`);
+    const r = await runBounded(['inject', '--ignore-cluster', file], { maxRssMb: 300, maxOldSpaceMb: 128 });
+    expectOneLineError(
+      r,
+      `${file}:3:1: more than 2,000,000 maps, lists and values in one YAML document; refusing to parse it (give a large List as JSON, or as one document per object)`,
+    );
+  });
+
+  it('analyze of a YAML block list of 2,100,000 values', async () => {
+    const file = tmp('block-scalars.yaml', `kind: ConfigMap\nlist:\n${'- 1\n'.repeat(2_100_000)}`);
+    const r = await runBounded(['analyze', file], { maxRssMb: 300, maxOldSpaceMb: 128 });
+    expectOneLineError(r, new RegExp(`^Error: .*block-scalars\\.yaml:1:1: more than 2,000,000 maps, lists and values in one YAML document`));
+  });
+
+  it('inject of a JSON list of 12,000,000 values', async () => {
+    const file = tmp('scalars.json', `{"kind":"ConfigMap","list":[${'1,'.repeat(12_000_000)}1]}`);
+    const r = await runBounded(['inject', '--ignore-cluster', file], { maxRssMb: 300, maxOldSpaceMb: 128 });
+    expectOneLineError(r, `${file}:1:1: more than 4,000,000 nodes (maps, lists and values) in one document; refusing to read it`);
+  });
+});
+
 describe('alias bombs are measured by what they expand to (issue 10 item 2)', () => {
   it('install -f refuses a billion-laughs values file quickly, in little memory', async () => {
     const file = tmp('bomb-values.yaml', aliasBombValues());

@@ -1,4 +1,4 @@
-import { collectionBudget, denseText } from './treeLimits.js';
+import { MAX_YAML_DOCUMENT_NODES, YAML_DOCUMENT_TOO_LARGE, collectionBudget, denseText } from './treeLimits.js';
 
 /*
  * The collection budget (treeLimits.ts) for a YAML text, counted by one pass over its characters
@@ -30,22 +30,47 @@ const QUOTE = 0x22;
 const APOSTROPHE = 0x27;
 const OPEN_BRACE = 0x7b;
 const OPEN_BRACKET = 0x5b;
+const COMMA = 0x2c;
 
 type Kind = 'map' | 'seq';
 
-/** The collection-budget problem of a YAML text, or undefined. */
-export function yamlTextProblem(text: string): string | undefined {
-  return countYamlCollections(text, collectionBudget(text.length)).problem;
+/** A refusal of a YAML text, and the offset it is reported at (the start of the document at fault). */
+export interface YamlTextProblem {
+  readonly reason: string;
+  readonly offset: number;
 }
 
-/** Collections counted in a YAML text, stopping at the first past `budget`. */
-export function countYamlCollections(text: string, budget = Infinity): { collections: number; problem?: string } {
+/** The collection-budget or document-size problem of a YAML text, or undefined. */
+export function yamlTextProblem(text: string): YamlTextProblem | undefined {
+  const { problem, documentStart } = countYamlCollections(text, collectionBudget(text.length));
+  return problem === undefined ? undefined : { reason: problem, offset: problem === YAML_DOCUMENT_TOO_LARGE ? documentStart : 0 };
+}
+
+export interface YamlCount {
+  collections: number;
+  /** The most nodes (maps, lists, values) counted in one document of the text. */
+  nodes: number;
+  problem?: string;
+  /** Where the document counted last starts. */
+  documentStart: number;
+}
+
+/**
+ * Collections counted in a YAML text, stopping at the first past `budget`; and, per document,
+ * nodes (every collection, two per key, one per sequence item or flow comma: never fewer than
+ * the parser builds), stopping at the first document past `maxNodes` (checked at the next item).
+ */
+export function countYamlCollections(text: string, budget = Infinity, maxNodes = MAX_YAML_DOCUMENT_NODES): YamlCount {
   const n = text.length;
   let collections = 0;
+  let nodes = 0;
+  let mostNodes = 0;
+  let documentStart = 0;
   // Block collections open, innermost last: their columns and kinds.
   const cols: number[] = [];
   const kinds: Kind[] = [];
-  const over = () => ({ collections, problem: denseText(budget) });
+  const over = (): YamlCount => ({ collections, nodes: Math.max(mostNodes, nodes), documentStart, problem: denseText(budget) });
+  const large = (): YamlCount => ({ collections, nodes, documentStart, problem: YAML_DOCUMENT_TOO_LARGE });
   /** A block collection of `kind` at `col`: true when it is a new one past the budget. */
   const block = (col: number, kind: Kind): boolean => {
     while (cols.length > 0 && (cols[cols.length - 1] as number) > col) {
@@ -63,6 +88,7 @@ export function countYamlCollections(text: string, budget = Infinity): { collect
     }
     cols.push(col);
     kinds.push(kind);
+    nodes++;
     return ++collections > budget;
   };
   const blankAt = (i: number) => {
@@ -85,12 +111,16 @@ export function countYamlCollections(text: string, budget = Infinity): { collect
       cols.length = 0;
       kinds.length = 0;
       i += 3;
+      if (nodes > mostNodes) mostNodes = nodes;
+      nodes = 0;
+      documentStart = lineStart;
     }
     // Indicators that open a collection in front of a line's key: `- `, `? ` (compact: `- - a: 1`).
     for (;;) {
       const c = text.charCodeAt(i);
       if ((c !== DASH && c !== QUESTION) || !blankAt(i + 1)) break;
       if (block(col, c === DASH ? 'seq' : 'map')) return over();
+      if (++nodes > maxNodes) return large();
       i++;
       while (i < n && (text.charCodeAt(i) === SPACE || text.charCodeAt(i) === TAB)) i++;
       col = i - lineStart;
@@ -101,9 +131,13 @@ export function countYamlCollections(text: string, budget = Infinity): { collect
       if (c === NL) break;
       if (c === OPEN_BRACE || c === OPEN_BRACKET) {
         if (++collections > budget) return over();
+        if (++nodes > maxNodes) return large();
+      } else if (c === COMMA) {
+        if (++nodes > maxNodes) return large();
       } else if (c === COLON) {
         const before = text.charCodeAt(i - 1);
         if (!blankAt(i + 1) && before !== QUOTE && before !== APOSTROPHE) continue;
+        if ((nodes += 2) > maxNodes) return large();
         if (!keyed) {
           keyed = true;
           if (block(col, 'map')) return over();
@@ -112,5 +146,5 @@ export function countYamlCollections(text: string, budget = Infinity): { collect
     }
     i++;
   }
-  return { collections };
+  return { collections, nodes: Math.max(mostNodes, nodes), documentStart };
 }

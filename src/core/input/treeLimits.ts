@@ -15,6 +15,16 @@ export const MAX_EXPANDED_NODES = 1_000_000;
  * a node of every two bytes; past this it is refused before its measure outgrows a JS Map.
  */
 export const MAX_DOCUMENT_NODES = 4_000_000;
+/**
+ * Maps, lists and values one YAML document may hold, counted from its text before the `yaml`
+ * parser runs. That parser spends about 1.5 KB and 15 µs on each: a ConfigMap with a list of
+ * 2,000,000 `1`s (4 MB of flow text) took 2.9 GB and 30 s to inject, and 256 MB of it would
+ * exhaust node's heap. Real documents sit below: a Kubernetes object is at most about 1.5 MB; a
+ * client-side `kind: List` from `kubectl get -o yaml` counts about 450 per object with
+ * managedFields, so about 4,400 objects fit (their JSON form, read by JSON.parse, is held to
+ * MAX_DOCUMENT_NODES instead).
+ */
+export const MAX_YAML_DOCUMENT_NODES = 2_000_000;
 /** Levels of nesting (maps and lists inside each other), aliases expanded. */
 export const MAX_NESTING_DEPTH = 256;
 
@@ -30,6 +40,9 @@ export const MIN_COLLECTION_BUDGET = 100_000;
 export function collectionBudget(length: number): number {
   return MIN_COLLECTION_BUDGET + Math.floor(length / BYTES_PER_COLLECTION);
 }
+
+/** The refusal of a YAML document with more nodes than the parser may build. */
+export const YAML_DOCUMENT_TOO_LARGE = `more than ${MAX_YAML_DOCUMENT_NODES.toLocaleString('en-US')} maps, lists and values in one YAML document; refusing to parse it (give a large List as JSON, or as one document per object)`;
 
 /** The refusal of a text denser than the collection budget. */
 export function denseText(budget: number): string {
@@ -56,7 +69,8 @@ interface Frame<N> {
 }
 
 const EXPANSION = `aliases expand it past ${MAX_EXPANDED_NODES.toLocaleString('en-US')} nodes (an alias bomb?); refusing to expand it`;
-const SIZE = `more than ${MAX_DOCUMENT_NODES.toLocaleString('en-US')} nodes (maps, lists and values) in one document; refusing to read it`;
+/** The refusal of a document with more than MAX_DOCUMENT_NODES nodes. */
+export const DOCUMENT_TOO_LARGE = `more than ${MAX_DOCUMENT_NODES.toLocaleString('en-US')} nodes (maps, lists and values) in one document; refusing to read it`;
 const DEPTH = `nested more than ${MAX_NESTING_DEPTH} levels deep`;
 const RECURSIVE = 'an alias refers to a node that contains it (a recursive alias)';
 
@@ -71,7 +85,7 @@ function measure<N extends object>(root: N, children: Children<N>, limits = { no
   const stack: Frame<N>[] = [];
   const open = (node: N, kids: readonly N[], parentDepth: number): TreeProblem | undefined => {
     if (parentDepth + 1 > limits.depth) return { kind: 'depth', reason: DEPTH };
-    if (++unique > MAX_DOCUMENT_NODES) return { kind: 'size', reason: SIZE };
+    if (++unique > MAX_DOCUMENT_NODES) return { kind: 'size', reason: DOCUMENT_TOO_LARGE };
     stack.push({ node, children: kids, next: 0, size: 1, depth: 1 });
     onStack.add(node);
     return undefined;
@@ -95,7 +109,7 @@ function measure<N extends object>(root: N, children: Children<N>, limits = { no
         const problem = open(child, kids, stack.length);
         if (problem) return problem;
       } else {
-        if (++unique > MAX_DOCUMENT_NODES) return { kind: 'size', reason: SIZE };
+        if (++unique > MAX_DOCUMENT_NODES) return { kind: 'size', reason: DOCUMENT_TOO_LARGE };
         top.size++;
         top.depth = Math.max(top.depth, 2);
       }

@@ -2,7 +2,7 @@ import { Document, LineCounter, isAlias, isNode, parseAllDocuments, visit, type 
 import { firstLine } from '../errors.js';
 import { JsonLimitError, checkJsonText } from '../input/boundedJson.js';
 import { yamlTextProblem } from '../input/boundedYaml.js';
-import { MAX_NESTING_DEPTH, checkPlainTree, checkYamlDepth } from '../input/treeLimits.js';
+import { MAX_DOCUMENT_NODES, MAX_NESTING_DEPTH, checkPlainTree, checkYamlDepth } from '../input/treeLimits.js';
 import { linePosition, positionError } from './positions.js';
 import { DocEditor, type DocRegion } from './editor.js';
 import { DEFAULT_STYLE } from './emit.js';
@@ -101,7 +101,7 @@ export function parseManifestStream(source: ManifestSource): ManifestStream {
  */
 function checkYamlDensity(source: ManifestSource): void {
   const problem = yamlTextProblem(source.text);
-  if (problem) throw positionError(source.name, (source.lineOffset ?? 0) + 1, 1, problem);
+  if (problem) throw positionError(source.name, (source.lineOffset ?? 0) + linePosition(source.text, problem.offset).line, 1, problem.reason);
 }
 
 /** Where a key repeats in one mapping (the later value is the one kept). */
@@ -239,11 +239,11 @@ function jsonIndentOf(chunk: string): string | number {
 /**
  * The collection budget and nesting over the whole JSON text (input/boundedJson.ts), before
  * anything is split or parsed: a stream of a million `{}` is as dense as one list of them.
- * Reported where the budget ran out.
+ * Reported where the budget ran out; a document with too many nodes, where it starts.
  */
 function checkJsonDensity(source: ManifestSource): void {
   try {
-    checkJsonText(source.text);
+    checkJsonText(source.text, { maxNodes: MAX_DOCUMENT_NODES });
   } catch (e) {
     if (!(e instanceof JsonLimitError)) throw e;
     const pos = linePosition(source.text, e.offset);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { JsonLimitError, parseJsonBounded } from '../../../src/core/input/boundedJson.js';
+import { JsonLimitError, checkJsonText, parseJsonBounded } from '../../../src/core/input/boundedJson.js';
 import { loadYaml } from '../../../src/core/input/loadYaml.js';
-import { collectionBudget } from '../../../src/core/input/treeLimits.js';
+import { DOCUMENT_TOO_LARGE, collectionBudget } from '../../../src/core/input/treeLimits.js';
 
 /* Issue 24 item 12: JSON and YAML are held to a collection budget for their size, and to a deadline, while they are parsed. */
 
@@ -28,6 +28,24 @@ describe('parseJsonBounded', () => {
   it('refuses nesting deeper than 256 levels', () => {
     expect(() => parseJsonBounded(`${'['.repeat(257)}${']'.repeat(257)}`)).toThrow(/^nested more than 256 levels deep$/);
     expect(parseJsonBounded(`${'['.repeat(256)}${']'.repeat(256)}`)).toBeInstanceOf(Array);
+  });
+
+  it('refuses a top-level value of more than maxNodes nodes at its start, counting each value of a stream alone', () => {
+    const values = (n: number) => `{"list":[${'1,'.repeat(n - 1)}1]}`;
+    // A map, a list and n values: the check counts the two collections and the n - 1 commas.
+    expect(() => parseJsonBounded(values(999), { maxNodes: 1000 })).not.toThrow();
+    let err: unknown;
+    const first = values(999);
+    try {
+      checkJsonText(`${first}\n${values(1000)}`, { maxNodes: 1000 });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(JsonLimitError);
+    expect((err as JsonLimitError).message).toBe(DOCUMENT_TOO_LARGE);
+    expect((err as JsonLimitError).offset).toBe(first.length + 1);
+    // Without maxNodes (API answers) only the collection budget applies.
+    expect(() => parseJsonBounded(values(200_000))).not.toThrow();
   });
 
   it('stops at the deadline', () => {

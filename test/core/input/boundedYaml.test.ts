@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseAllDocuments, visit } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { countYamlCollections, yamlTextProblem } from '../../../src/core/input/boundedYaml.js';
-import { collectionBudget } from '../../../src/core/input/treeLimits.js';
+import { MAX_YAML_DOCUMENT_NODES, YAML_DOCUMENT_TOO_LARGE, collectionBudget } from '../../../src/core/input/treeLimits.js';
 import { REPO_ROOT } from '../../support/cli.js';
 import { kubectlGetYaml } from '../../support/kubectlYaml.js';
 
@@ -27,6 +27,22 @@ function built(text: string): number {
 }
 
 const counted = (text: string) => countYamlCollections(text).collections;
+
+/** The most maps, lists and scalars the `yaml` parser builds for one document of a text. */
+function builtNodes(text: string): number {
+  let most = 0;
+  const docs = parseAllDocuments(text);
+  for (const doc of Array.isArray(docs) ? docs : []) {
+    let n = 0;
+    visit(doc, {
+      Map: () => void n++,
+      Seq: () => void n++,
+      Scalar: () => void n++,
+    });
+    most = Math.max(most, n);
+  }
+  return most;
+}
 
 const fixtures = ['manifests', 'manifests/parity', 'clusters', 'clusters/check'].flatMap((dir) =>
   fs
@@ -75,17 +91,51 @@ describe('yamlTextProblem', () => {
 
   it('refuses a dense flow list past the budget for its size, and takes the same at the budget', () => {
     const over = `x: [${'{},'.repeat(150_000)}{}]\n`;
-    expect(yamlTextProblem(over)).toBe(refusal(collectionBudget(over.length)));
+    expect(yamlTextProblem(over)?.reason).toBe(refusal(collectionBudget(over.length)));
     const under = `x: [${'{},'.repeat(99_000)}{}]\n${'#'.repeat(1_000_000)}\n`;
     expect(yamlTextProblem(under)).toBeUndefined();
   });
 
   it('refuses dense block collections (`- a:` lines) and flow-sequence pairs, which hold no brace', () => {
     const block = `x:\n${'- a:\n'.repeat(150_000)}`;
-    expect(yamlTextProblem(block)).toBe(refusal(collectionBudget(block.length)));
+    expect(yamlTextProblem(block)?.reason).toBe(refusal(collectionBudget(block.length)));
     const pairs = `x: [${'a: 1,'.repeat(150_000)}]\n`;
-    expect(yamlTextProblem(pairs)).toBe(refusal(collectionBudget(pairs.length)));
+    expect(yamlTextProblem(pairs)?.reason).toBe(refusal(collectionBudget(pairs.length)));
     const nested = `${'- '.repeat(120_000)}x\n`;
-    expect(yamlTextProblem(nested)).toBe(refusal(collectionBudget(nested.length)));
+    expect(yamlTextProblem(nested)?.reason).toBe(refusal(collectionBudget(nested.length)));
+  });
+});
+
+describe('the nodes of one YAML document, counted before the parser runs', () => {
+  it.each(fixtures)('are never fewer than the parser builds: %s', (file) => {
+    const text = fs.readFileSync(path.join(REPO_ROOT, file), 'utf8');
+    expect(countYamlCollections(text).nodes).toBeGreaterThanOrEqual(builtNodes(text));
+  });
+
+  it.each([
+    ['a flow list of scalars', `x: [${'1,'.repeat(1000)}1]\n`],
+    ['a block list of scalars', `x:\n${'- 1\n'.repeat(1000)}`],
+    ['flow maps', `x: [${'{a: 1, b: c},'.repeat(300)}{}]\n`],
+    ['documents of different sizes', `a: [1, 2]\n---\nb: [${'1,'.repeat(500)}1]\n---\nc: 1\n`],
+  ])('are never fewer than the parser builds: %s', (_name, text) => {
+    expect(countYamlCollections(text).nodes).toBeGreaterThanOrEqual(builtNodes(text));
+  });
+
+  it('refuse a document of scalars past the limit at the line where it starts, and count each document of a stream alone', () => {
+    const half = Math.ceil(MAX_YAML_DOCUMENT_NODES * 0.6);
+    const doc = (n: number) => `kind: ConfigMap\nlist: [${'1,'.repeat(n - 1)}1]\n`;
+    const two = `${doc(half)}---\n${doc(half)}`;
+    expect(yamlTextProblem(two)).toBeUndefined();
+    const big = `${doc(half)}---\n${doc(MAX_YAML_DOCUMENT_NODES + 1)}`;
+    expect(yamlTextProblem(big)).toEqual({ reason: YAML_DOCUMENT_TOO_LARGE, offset: doc(half).length });
+    const block = `list:\n${'- 1\n'.repeat(MAX_YAML_DOCUMENT_NODES + 1)}`;
+    expect(yamlTextProblem(block)?.reason).toBe(YAML_DOCUMENT_TOO_LARGE);
+  });
+
+  it('leave real `kubectl get -o yaml` far inside the limit (a 2,000-object List counts under half of it)', () => {
+    const text = kubectlGetYaml(2000);
+    const { nodes } = countYamlCollections(text);
+    expect(nodes).toBeGreaterThanOrEqual(builtNodes(text));
+    expect(nodes).toBeLessThan(MAX_YAML_DOCUMENT_NODES / 2);
   });
 });
