@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseAllDocuments, visit } from 'yaml';
+import { isMap, isScalar, isSeq, parseAllDocuments, visit } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { countYamlCollections, yamlTextProblem } from '../../../src/core/input/boundedYaml.js';
 import { MAX_YAML_DOCUMENT_NODES, YAML_DOCUMENT_TOO_LARGE, collectionBudget } from '../../../src/core/input/treeLimits.js';
@@ -34,10 +34,8 @@ function builtNodes(text: string): number {
   const docs = parseAllDocuments(text);
   for (const doc of Array.isArray(docs) ? docs : []) {
     let n = 0;
-    visit(doc, {
-      Map: () => void n++,
-      Seq: () => void n++,
-      Scalar: () => void n++,
+    visit(doc, (_key, node) => {
+      if (isMap(node) || isSeq(node) || isScalar(node)) n++;
     });
     most = Math.max(most, n);
   }
