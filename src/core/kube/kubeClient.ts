@@ -245,34 +245,43 @@ export class KubeClient {
     const lists = await Promise.all(
       gvs.map(async (gv) => {
         try {
-          const list = validateDocument(
-            DOCUMENT_SCHEMAS.resources,
-            await this.transport.json<unknown>({ method: 'GET', path: gv.path }),
-            `resource list of ${gv.path}`,
-            this.transport.urlOf(gv.path),
-          );
-          return { gv, list };
+          return await this.resourcesOf(gv);
         } catch (e) {
-          if (isKubeError(e, 'server') || isKubeError(e, 'notfound')) return undefined;
+          if (isKubeError(e, 'server') || isKubeError(e, 'notfound')) return [];
           throw e;
         }
       }),
     );
-    return lists.flatMap((l) =>
-      l === undefined
-        ? []
-        : l.list.resources
-            .filter((r) => !r.name.includes('/'))
-            .map((r) => ({
-              group: l.gv.group,
-              version: l.gv.version,
-              name: r.name,
-              kind: r.kind,
-              namespaced: r.namespaced,
-              verbs: r.verbs ?? [],
-              shortNames: r.shortNames ?? [],
-            })),
+    return lists.flat();
+  }
+
+  /**
+   * The resource types one group version serves (discovery of `/apis/<group>/<version>`, or
+   * `/api/<version>` for the core group); its errors are the caller's (client-go's
+   * ServerResourcesForGroupVersion).
+   */
+  groupVersionResources(group: string, version: string): Promise<ApiResource[]> {
+    return this.resourcesOf({ group, version, path: group === '' ? `/api/${version}` : `/apis/${group}/${version}` });
+  }
+
+  private async resourcesOf(gv: { group: string; version: string; path: string }): Promise<ApiResource[]> {
+    const list = validateDocument(
+      DOCUMENT_SCHEMAS.resources,
+      await this.transport.json<unknown>({ method: 'GET', path: gv.path }),
+      `resource list of ${gv.path}`,
+      this.transport.urlOf(gv.path),
     );
+    return list.resources
+      .filter((r) => !r.name.includes('/'))
+      .map((r) => ({
+        group: gv.group,
+        version: gv.version,
+        name: r.name,
+        kind: r.kind,
+        namespaced: r.namespaced,
+        verbs: r.verbs ?? [],
+        shortNames: r.shortNames ?? [],
+      }));
   }
 
   /**

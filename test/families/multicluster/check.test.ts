@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { composeInstallValues } from '../../../src/families/multicluster/chart/installValues.js';
 import { cliContext, renderMulticluster } from '../../../src/families/multicluster/chart/render.js';
-import { type ApiServer, startApiServer } from '../../support/apiserver.js';
+import { type ApiServer, type Denial, startApiServer } from '../../support/apiserver.js';
 import { runCli } from '../../support/cli.js';
 
 /*
@@ -64,8 +64,8 @@ afterEach(async () => {
   server = undefined;
 });
 
-const mcCheck = async (objects: object[], extra: string[] = []) => {
-  server = await startApiServer({ objects });
+const mcCheck = async (objects: object[], extra: string[] = [], deny: Denial[] = []) => {
+  server = await startApiServer({ objects, denials: deny });
   // versioncheck is asked by #13: a loopback port nothing listens on.
   return runCli(['multicluster', 'check', '--kubeconfig', server.kubeconfigPath, '--wait', '0s', ...extra], {
     env: { LINKERD_VERSIONCHECK_URL: 'http://127.0.0.1:9/version.json' },
@@ -136,6 +136,39 @@ describe('linkerd multicluster check', () => {
     expect(byName.get('Link and CLI versions match')).toMatchObject({
       result: 'warning',
       error: `        * west: CLI version is ${VERSION} but Link version is edge-25.1.1`,
+    });
+  });
+
+  describe('Link CRD exists: discovery of multicluster.linkerd.io/v1alpha3, then `list links` everywhere', () => {
+    const first = async (objects: object[], deny: Denial[] = []) => {
+      const r = await mcCheck(objects, ['-o', 'json'], deny);
+      expect(r.code).toBe(1);
+      return checksOf(r.stdout);
+    };
+
+    it('fails (fatal: nothing after it runs) when the API does not serve the group version', async () => {
+      const namespaceOnly = installed().filter((o) => (o as { kind: string }).kind === 'Namespace');
+      expect(await first(namespaceOnly)).toEqual([
+        expect.objectContaining({
+          description: 'Link CRD exists',
+          result: 'error',
+          error: 'multicluster.linkerd.io/Link CRD is missing: the server could not find the requested resource',
+        }),
+      ]);
+      const paths = server?.requests.map((q) => q.path) ?? [];
+      expect(paths).toContain('/apis/multicluster.linkerd.io/v1alpha3');
+      expect(paths).not.toContain('/apis/authorization.k8s.io/v1/selfsubjectaccessreviews');
+    });
+
+    it('fails when this user may not list Links in every namespace, with the review reason', async () => {
+      const checks = await first(installed(), [{ verb: 'list', group: 'multicluster.linkerd.io', resource: 'links', reason: 'RBAC: no list' }]);
+      expect(checks).toEqual([
+        expect.objectContaining({
+          description: 'Link CRD exists',
+          result: 'error',
+          error: 'multicluster.linkerd.io/Link CRD is missing: not authorized to access links.multicluster.linkerd.io: RBAC: no list',
+        }),
+      ]);
     });
   });
 

@@ -1,6 +1,7 @@
 import { isKubeError } from '../../kube/kubeError.js';
 import { BUILTIN_RESOURCES, type KubeObject } from '../../kube/resources.js';
 import type { CheckContext } from '../context.js';
+import { resourceAuthz } from '../resourceAuthz.js';
 import { coreOptions } from '../coreOptions.js';
 import { fail, pass, skip, type CheckDefinition, type CheckOutcome } from '../types.js';
 
@@ -66,15 +67,9 @@ function installPlan(ctx: CheckContext): Promise<InstallPlan> {
   });
 }
 
-/** `deployments.apps`, or `secrets` for the core group (Go's GroupKind.String of resource and group). */
-const groupKind = (group: string, resource: string) => (group === '' ? resource : `${resource}.${group}`);
-
-/** linkerd's ResourceAuthz: a SelfSubjectAccessReview, and its reason when denied. */
+/** linkerd's ResourceAuthz in the control plane's namespace. */
 async function canI(ctx: CheckContext, verb: string, group: string, resource: string): Promise<string | undefined> {
-  const client = await ctx.client();
-  const review = await client.selfSubjectAccessReview({ verb, group, resource, namespace: ctx.options.controlPlaneNamespace });
-  if (review.allowed) return undefined;
-  return review.reason ? `not authorized to access ${groupKind(group, resource)}: ${review.reason}` : `not authorized to access ${groupKind(group, resource)}`;
+  return resourceAuthz(await ctx.client(), { verb, group, resource, namespace: ctx.options.controlPlaneNamespace });
 }
 
 /** One of the real CLI's "can create <Kind>s" checks, run only when the manifest creates that resource. */

@@ -1,4 +1,7 @@
 import type { CheckContext } from '../../../core/check/context.js';
+import { resourceAuthz } from '../../../core/check/resourceAuthz.js';
+import type { ApiResource } from '../../../core/kube/kubeClient.js';
+import { KubeError, isKubeError } from '../../../core/kube/kubeError.js';
 import type { CheckFamily } from '../../../core/check/family.js';
 import { type CheckDefinition, type CheckOutcome, type Severity, fail, pass, skip } from '../../../core/check/types.js';
 import { checkPodsRunning, proxiesMatchCli, proxiesUpToDate, staleTrustBundles } from '../../../core/check/checks/dataPlane.js';
@@ -126,6 +129,29 @@ async function controllerRbac(ctx: CheckContext, l: StoredLink): Promise<string[
   return problems;
 }
 
+/**
+ * Whether the API serves Links and this user may list them everywhere: discovery of the Link's
+ * group version must name kind Link, then a SelfSubjectAccessReview of `list links` cluster-wide.
+ * A discovery failure is the problem as the API reported it.
+ */
+async function linkAccess(ctx: CheckContext): Promise<string | undefined> {
+  const client = await ctx.client();
+  const { group, version, plural, kind } = LINK_RESOURCE;
+  let served: ApiResource[];
+  try {
+    served = await client.groupVersionResources(group, version);
+  } catch (e) {
+    if (isKubeError(e, 'notfound')) return DISCOVERY_NOT_FOUND;
+    if (e instanceof KubeError) return e.message;
+    throw e;
+  }
+  if (!served.some((r) => r.kind === kind)) return 'Link CRD not found';
+  return resourceAuthz(client, { verb: 'list', group, version, resource: plural });
+}
+
+/** client-go's words for a group version the API server does not serve. */
+const DISCOVERY_NOT_FOUND = 'the server could not find the requested resource';
+
 const CHECKS: readonly CheckDefinition[] = [
   define({
     n: 1,
@@ -133,9 +159,8 @@ const CHECKS: readonly CheckDefinition[] = [
     anchor: 'l5d-multicluster-link-crd-exists',
     severity: 'fatal',
     run: async (ctx) => {
-      const crd = await ctx.find('customresourcedefinitions', 'links.multicluster.linkerd.io');
-      const served = crd?.spec.versions.some((v) => v.name === LINK_RESOURCE.version && v.served) ?? false;
-      return served ? pass() : fail('multicluster.linkerd.io/Link CRD is missing: Link CRD not found');
+      const problem = await linkAccess(ctx);
+      return problem === undefined ? pass() : fail(`multicluster.linkerd.io/Link CRD is missing: ${problem}`);
     },
   }),
   define({
