@@ -92,7 +92,11 @@ export async function clusterObjects(kube: KubeClient, namespaces: readonly stri
 export function clusterScope(namespace: string | undefined, files: readonly InputObject[]): string[] | undefined {
   if (namespace === undefined) return undefined;
   const out = new Set([namespace]);
-  for (const o of files) out.add(o.kind === 'Namespace' && o.group === '' ? o.name : o.namespace);
+  for (const o of files) {
+    const ns = o.kind === 'Namespace' && o.group === '' ? o.name : o.namespace;
+    // A cluster-scoped object (a ClusterRole, a CRD) names no namespace: it widens nothing.
+    if (ns !== '') out.add(ns);
+  }
   return [...out].sort();
 }
 

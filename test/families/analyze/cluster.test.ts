@@ -135,6 +135,19 @@ describe('linkerd analyze --use-cluster (loopback API server)', () => {
       rmSync(file, { force: true });
     }
   });
+  it('with -n, a cluster-scoped object in the files (a ClusterRole) widens the reads to no other namespace', async () => {
+    const file = path.join(dir, 'cluster-role.yaml');
+    writeFileSync(file, 'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: reader}\nrules: []\n');
+    try {
+      api.resetRequests();
+      await run([file], 'other');
+      const lists = api.requests.filter((r) => r.method === 'GET' && !r.path.endsWith('/namespaces/linkerd/configmaps/linkerd-config'));
+      expect(lists.length).toBeGreaterThan(1);
+      expect(lists.every((r) => r.path.includes('/namespaces/other/') || r.path.endsWith('/namespaces'))).toBe(true);
+    } finally {
+      rmSync(file, { force: true });
+    }
+  });
   it("matches a file's ServerAuthorization server.selector against the cluster's Server labels", async () => {
     api.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'app', annotations: { 'linkerd.io/inject': 'enabled' } } }, deployment('web', 'app'), {
       apiVersion: 'policy.linkerd.io/v1beta3',

@@ -109,6 +109,16 @@ spec:
     expect(await la4001(deployment('livenessProbe: {httpGet: {port: 8080, scheme: HTTPS}}'))).toMatch(/so nothing reaches it \(/);
     expect(await la4001(deployment('image: x'))).toMatch(/so nothing reaches it;/);
   });
+  it('say nothing of a workload with no proxy (inject disabled): it has no inbound policy', async () => {
+    const codes = async (text: string) => (await findings(text)).map((f) => f.code).filter((c) => c === 'LA4001' || c === 'LA4002');
+    const probe = 'readinessProbe: {grpc: {port: 8080}}';
+    expect(await codes(deployment(probe))).toEqual(['LA4001', 'LA4002']);
+    const unmeshed = deployment(probe).replace('labels: {app: web}', 'labels: {app: web}\n      annotations: {linkerd.io/inject: disabled}');
+    expect(await codes(unmeshed)).toEqual([]);
+    const server = `---\napiVersion: policy.linkerd.io/v1beta3\nkind: Server\nmetadata: {name: s, namespace: app}\nspec: {podSelector: {}, port: 8080, accessPolicy: deny}\n`;
+    expect(await codes(deployment(probe) + server)).toContain('LA4002');
+    expect(await codes(unmeshed + server)).not.toContain('LA4002');
+  });
   it('names an invalid accessPolicy instead of calling it deny', async () => {
     const server = (policy: string) =>
       `apiVersion: policy.linkerd.io/v1beta3\nkind: Server\nmetadata: {name: s, namespace: app}\nspec: {podSelector: {}, port: 8080, accessPolicy: ${policy}}\n`;

@@ -1,4 +1,4 @@
-import { effectiveAnnotation, key, refIs, serverPortsOn, type AnalysisIndex, type ServerInfo } from '../indexes.js';
+import { effectiveAnnotation, key, meshStatus, refIs, serverPortsOn, type AnalysisIndex, type ServerInfo } from '../indexes.js';
 import { DEFAULT_INBOUND_POLICY, DEFAULT_POLICIES, POLICY_GROUP, UNAUTHENTICATED_POLICIES } from '../mesh.js';
 import { didYouMean } from '../nearest.js';
 import { list, record, str, type InputObject } from '../objects.js';
@@ -65,6 +65,8 @@ function checkServer(index: AnalysisIndex, s: ServerInfo, byRoute: ReadonlyMap<s
   if ([...authorizations, ...routeAuthz].some(allowsUnauthenticated)) return;
   const lost = probeRouteLost(s, routes);
   for (const w of s.selected) {
+    // A workload without a proxy has no inbound policy: its probes are not refused.
+    if (meshStatus(index, w) === 'unmeshed') continue;
     const ports = new Set(serverPortsOn(s, w));
     let reason: string | undefined;
     const probe = w.probes.find((p) => ports.has(p.port) && (reason = probeWithoutRoute(p) ?? lost) !== undefined);
@@ -85,6 +87,7 @@ function checkServer(index: AnalysisIndex, s: ServerInfo, byRoute: ReadonlyMap<s
  */
 function checkDefaultPolicy(index: AnalysisIndex, report: Report): void {
   for (const w of index.workloads) {
+    if (meshStatus(index, w) === 'unmeshed') continue;
     // An invalid annotation falls back to the cluster default, as the controller does.
     const annotated = effectiveAnnotation(index, w, DEFAULT_INBOUND_POLICY);
     const policy = annotated !== undefined && (DEFAULT_POLICIES as readonly string[]).includes(annotated) ? annotated : index.defaultPolicy;

@@ -39,10 +39,11 @@ code.`,
       waitMs: parseWait(opts.wait),
       env: io.env,
     });
-    // Like the real viz check, a kubeconfig that cannot make a client ends the command before any check.
-    const { connectKube } = await import('../../../core/kube/kubeClient.js');
+    // Like the real viz check, a kubeconfig that cannot make a client ends the command before any
+    // check. Only the kubeconfig is read here: credentials (an exec plugin) are the checks' first request's.
+    const { loadKubeConfig } = await import('../../../core/kube/kubeconfig.js');
     try {
-      (await connectKube(globals, { env: io.env })).close();
+      await loadKubeConfig(globals, io.env);
     } catch (e) {
       io.stderr.write(`Error initializing k8s API client: ${(e as Error).message}\n`);
       return 1;
