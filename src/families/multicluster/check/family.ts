@@ -1,4 +1,5 @@
 import type { CheckContext } from '../../../core/check/context.js';
+import { extensionNamespaces } from '../../../core/check/facts.js';
 import { resourceAuthz } from '../../../core/check/resourceAuthz.js';
 import type { ApiResource } from '../../../core/kube/kubeClient.js';
 import { KubeError, isKubeError } from '../../../core/kube/kubeError.js';
@@ -8,7 +9,7 @@ import { checkPodsRunning, proxiesMatchCli, proxiesUpToDate, staleTrustBundles }
 import { CONTROL_PLANE_NS_LABEL } from '../../../core/mesh/names.js';
 import { LINK_RESOURCE, type StoredLink, isGatewayless, storedLink } from '../linkResource.js';
 import { anchorsOverlap, remoteAccess, sharedAnchors } from './remoteChecks.js';
-import { extensionNamespace, leaderSamples } from '../gateways/gateways.js';
+import { leaderSamples } from '../gateways/gateways.js';
 
 /*
  * The `linkerd-multicluster` category (code 60), with the real CLI's descriptions, hint anchors
@@ -254,8 +255,9 @@ const CHECKS: readonly CheckDefinition[] = [
       const client = await ctx.client();
       // One --timeout for the whole check (the runner's own bound), so the scrapes get what is left of it.
       const deadline = Date.now() + ctx.options.timeoutMs;
-      // The real check is skipped without the extension namespace; here the probe Services are still counted.
-      const extensionNs = await extensionNamespace(client).catch(() => undefined);
+      // The run's own lookup of the extension's namespace (found by its label); skipped without it, as the real check.
+      const extensionNs = (await extensionNamespaces(ctx)).find((e) => e.extension === 'multicluster')?.namespace;
+      if (extensionNs === undefined) return skip('the multicluster extension namespace was not found');
       const problems: string[] = [];
       for (const l of withGateway) {
         const c = l.targetClusterName;
@@ -272,7 +274,6 @@ const CHECKS: readonly CheckDefinition[] = [
           continue;
         }
         // The leading service mirror's own view of the gateway: its gateway_alive, scraped within --timeout.
-        if (extensionNs === undefined) continue;
         const samples = await leaderSamples(client, extensionNs, c, deadline);
         if ('problem' in samples) problems.push(samples.problem);
         else if (samples.some((x) => x.name === 'gateway_alive' && x.value !== 1)) problems.push(`liveness checks failed for ${c}`);

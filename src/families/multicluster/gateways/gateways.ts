@@ -73,15 +73,12 @@ export async function gatewayRows(client: KubeClient, req: GatewaysRequest): Pro
   return rows.filter((r): r is GatewayRow => r !== undefined).sort((a, b) => (a.clusterName < b.clusterName ? -1 : a.clusterName > b.clusterName ? 1 : 0));
 }
 
-/** Why one Link's leading service mirror could not tell its gateway's liveness: the real words of check #9. */
-export type LeaderProblem = string;
-
 /**
  * The samples for cluster `c` of the service mirror that holds Lease `service-mirror-write-<c>`
  * in `ns`, scraped by `deadline` (epoch ms; what `multicluster check`'s probe check reads), or
  * the real check's message of what went wrong.
  */
-export async function leaderSamples(client: KubeClient, ns: string, c: string, deadline: number): Promise<Sample[] | { problem: LeaderProblem }> {
+export async function leaderSamples(client: KubeClient, ns: string, c: string, deadline: number): Promise<Sample[] | { problem: string }> {
   let pods: Pod[];
   try {
     pods = await client.list('pods', { namespace: ns, labelSelector: `component in (linkerd-service-mirror, controller),mirror.linkerd.io/cluster-name=${c}` });
