@@ -2,7 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { isUserError } from '../core/errors.js';
 import { FAMILIES } from '../families/registry.js';
 import { addGlobalFlags, GLOBAL_FLAGS, resolveGlobals, type GlobalOptions } from './globals.js';
-import { rejectExcessArguments, useCobraErrors } from './help/cobraErrors.js';
+import { checkOperandCount, useCobraErrors } from './help/cobraErrors.js';
 import { usageString, useCobraHelp } from './help/cobraHelp.js';
 import { normalizeArgs } from './kit/argv.js';
 import { addCommand, addCommandStub, type RunSession } from './kit/command.js';
@@ -90,7 +90,7 @@ export function buildProgram(session: RunSession = newSession(processIo())): Com
   const program = new Command('linkerd')
     .description('linkerd manages the Linkerd service mesh.')
     .showSuggestionAfterError(true)
-    // cobra's argument rule, checked in preAction below (rejectExcessArguments).
+    // cobra's argument rule, checked in preAction below (checkOperandCount).
     .allowExcessArguments(true)
     .exitOverride()
     .configureOutput({ writeOut: (t) => s.io.stdout.write(t), writeErr: (t) => s.io.stderr.write(t) });
@@ -104,7 +104,7 @@ export function buildProgram(session: RunSession = newSession(processIo())): Com
   // Like the real CLI's PersistentPreRunE: the globals are resolved (once) and the namespace
   // validated before any command runs.
   program.hook('preAction', async (_root, action) => {
-    rejectExcessArguments(action);
+    checkOperandCount(action);
     s.resolved = resolveGlobals(program, s.io.env, (verbose) => (s.verbose = verbose), readsNamespaceEnv(action));
     if (s.verbose) {
       const [{ observeRequests }, { requestLogLine }] = await Promise.all([import('../core/kube/requestLog.js'), import('./output/requestLog.js')]);

@@ -96,6 +96,11 @@ export function setArity(cmd: Command, arity: Arity): void {
   arities.set(cmd, arity);
 }
 
+/** `cmd`'s declared Args rule, if it has one. */
+export function arityOf(cmd: Command): Arity | undefined {
+  return arities.get(cmd);
+}
+
 /** cobra.RangeArgs's words, or cobra.MinimumNArgs's when there is no maximum. */
 function arityText(arity: { readonly min: number; readonly max?: number }, received: number): string {
   return arity.max === undefined
@@ -103,15 +108,10 @@ function arityText(arity: { readonly min: number; readonly max?: number }, recei
     : `accepts between ${arity.min} and ${arity.max} arg(s), received ${received}`;
 }
 
-/** Refuses (with the usage block, as cobra does) a run whose operand count breaks `cmd`'s declared arity. */
-export function checkArity(cmd: Command): void {
-  const arity = arities.get(cmd);
-  if (arity === undefined || arity === 'any') return;
-  const n = cmd.args.length;
-  if (n < arity.min || (arity.max !== undefined && n > arity.max)) throw new UserError(arityText(arity, n), { hint: usageString(cmd) });
-}
-
-/** A missing operand as cobra.ExactArgs/RangeArgs word it: how many the command takes, how many it got. */
+/**
+ * A missing operand (commander finds a required argument absent before any hook runs) as
+ * cobra.ExactArgs, or the command's declared arity, words it: how many it takes, how many it got.
+ */
 function missingArgumentText(message: string, cmd: Command): string {
   if (!/^error: missing required argument '[^']*'\n?$/.test(message)) return message;
   const arity = arities.get(cmd);
@@ -137,16 +137,18 @@ export function useCobraErrors(cmd: Command, args: readonly string[]): void {
 }
 
 /**
- * cobra's argument rule for a command without a variadic argument: more operands than it declares
- * is an unknown command (cobra.NoArgs) or too many (cobra.MaximumNArgs); a declared arity says
- * RangeArgs's words, or (`'any'`, a command without Args) lets any number through. commander's
- * own check is switched off (allowExcessArguments) so this one speaks.
+ * cobra's Args rule, checked before anything else runs (as cobra does, before PersistentPreRunE):
+ * a declared arity says RangeArgs's or MinimumNArgs's words, or (`'any'`, a command without Args)
+ * lets any number through; otherwise more operands than a command without a variadic argument
+ * declares is an unknown command (cobra.NoArgs) or too many (cobra.MaximumNArgs). commander's own
+ * check is switched off (allowExcessArguments) so this one speaks.
  */
-export function rejectExcessArguments(cmd: Command): void {
+export function checkOperandCount(cmd: Command): void {
   const arity = arities.get(cmd);
   if (arity === 'any') return;
   if (arity !== undefined) {
-    if (arity.max !== undefined && cmd.args.length > arity.max) throw new UserError(arityText(arity, cmd.args.length), { hint: usageString(cmd) });
+    const n = cmd.args.length;
+    if (n < arity.min || (arity.max !== undefined && n > arity.max)) throw new UserError(arityText(arity, n), { hint: usageString(cmd) });
     return;
   }
   const declared = cmd.registeredArguments;

@@ -2,7 +2,7 @@ import type { Command, Option } from 'commander';
 import type { GlobalOptions } from '../globals.js';
 import { setArgumentChoices } from '../completion/complete.js';
 import { UserError, isUserError } from '../../core/errors.js';
-import { type Arity, checkArity, commandPath, setArity, usageHint } from '../help/cobraErrors.js';
+import { type Arity, commandPath, setArity, usageHint } from '../help/cobraErrors.js';
 import { isPersistent, setExamples, setUse, usageString } from '../help/cobraHelp.js';
 import { markDeprecated } from './deprecation.js';
 import { setDashDashRewrite, type DashDashRewrite } from './argv.js';
@@ -182,7 +182,6 @@ export function addCommand(parent: Command, spec: CommandSpec, session: RunSessi
   if (run) {
     cmd.action(async () => {
       checkAncestorFlags(cmd);
-      checkArity(cmd);
       checkRequiredFlags(cmd);
       const globals = session.globals();
       if (globals.apiAddr !== undefined && spec.apiAddr !== true) {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadAllCommands } from '../../../src/cli/main.js';
 import { normalizeArgs } from '../../../src/cli/kit/argv.js';
 import type { RunSession } from '../../../src/cli/kit/command.js';
-import { commandPath } from '../../../src/cli/help/cobraErrors.js';
+import { arityOf, commandPath } from '../../../src/cli/help/cobraErrors.js';
 import { bufferIo } from '../../support/cli.js';
 
 /*
@@ -49,7 +49,10 @@ async function cases(): Promise<Case[]> {
   for (const cmd of walk(await programFor())) {
     const path = commandPath(cmd).split(' ').slice(1);
     if (path[0] === 'help') continue;
-    const operands = cmd.registeredArguments.filter((a) => a.required).map(() => 'x');
+    // As many operands as the command needs: its required arguments, or its declared minimum.
+    const arity = arityOf(cmd);
+    const needed = Math.max(cmd.registeredArguments.filter((a) => a.required).length, arity === undefined || arity === 'any' ? 0 : arity.min);
+    const operands = Array.from({ length: needed }, () => 'x');
     for (let owner: Command | null = cmd; owner; owner = owner.parent) {
       for (const option of owner.options) {
         if (option.isBoolean() && !option.negate && option.long !== '--help')
