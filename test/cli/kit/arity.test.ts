@@ -26,12 +26,14 @@ const ranged: CommandBody = {
   run: echo('ranged'),
 };
 const open: CommandBody = { arity: 'any', run: echo('open') };
+const atLeast: CommandBody = { args: [{ name: 'RESOURCES', help: 'resources', variadic: true }], arity: { min: 1 }, run: echo('atLeast') };
 
 const demo: FamilyDeclaration = {
   name: 'demo',
   commands: [
     { name: 'ranged', summary: 'Takes one or two operands', load: () => Promise.resolve({ command: ranged }) },
     { name: 'open', summary: 'Takes anything', load: () => Promise.resolve({ command: open }) },
+    { name: 'at-least', summary: 'Takes one or more', load: () => Promise.resolve({ command: atLeast }) },
   ],
 };
 
@@ -40,6 +42,15 @@ async function run(args: string[]): Promise<{ code: number; stdout: string; stde
   const code = await runLinkerd(args, b.io, [core, demo]).catch(() => 1);
   return { code, stdout: b.stdout(), stderr: b.stderr() };
 }
+
+describe('arity: { min } (cobra.MinimumNArgs)', () => {
+  it('is checked before the globals, as cobra checks Args before PersistentPreRunE: a bad -L comes second', async () => {
+    const r = await run(['at-least', '-L', 'BAD!']);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.split('\n')[0]).toBe('Error: requires at least 1 arg(s), only received 0');
+    expect((await run(['at-least', 'a', 'b', 'c'])).stdout).toBe('atLeast [["a","b","c"]]\n');
+  });
+});
 
 describe('arity: { min, max } (cobra.RangeArgs)', () => {
   it('says "accepts between 1 and 2 arg(s)" when too few or too many, then the usage', async () => {
