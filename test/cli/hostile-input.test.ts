@@ -156,6 +156,12 @@ describe('a document of countless scalars is refused before it is parsed', () =>
     expectOneLineError(r, new RegExp(`^Error: .*block-scalars\\.yaml:1:1: more than 2,000,000 maps, lists and values in one YAML document`));
   });
 
+  it('install -f of a values file of 2,100,000 values with an unknown key: the error without a position, not a second parse', async () => {
+    const file = tmp('many-values.yaml', `x: [${'1,'.repeat(2_100_000)}1]\n`);
+    const r = await runBounded(['install', '--ignore-cluster', '-f', file], { maxRssMb: 900, maxOldSpaceMb: 512 });
+    expectOneLineError(r, new RegExp(`^Error: ${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: `));
+  });
+
   it('inject of a JSON list of 12,000,000 values', async () => {
     const file = tmp('scalars.json', `{"kind":"ConfigMap","list":[${'1,'.repeat(12_000_000)}1]}`);
     const r = await runBounded(['inject', '--ignore-cluster', file], { maxRssMb: 300, maxOldSpaceMb: 128 });

@@ -1,6 +1,7 @@
 import yaml from 'js-yaml';
 import { LineCounter, isMap as isYamlMap, isNode, isScalar, isSeq, parseDocument, type Node } from 'yaml';
 import { UserError } from '../errors.js';
+import { countYamlCollections } from '../input/boundedYaml.js';
 import { readTextFileBounded } from '../input/boundedRead.js';
 import { loadYaml } from '../input/loadYaml.js';
 import { VALUES_LIMIT } from '../input/limits.js';
@@ -129,11 +130,13 @@ function findPair(node: Node, segment: PropertyKey): { key: Node; value: unknown
 
 /**
  * Where the value at `path` sits in a values file's `text`: the key that names it (so an unknown key
- * points at itself), or a list item; the deepest part of the path the file holds when the rest is
+ * points at itself), or a list item (none for a file past MAX_YAML_DOCUMENT_NODES); the deepest part of the path the file holds when the rest is
  * not there (a value merged from elsewhere). Parsed again with the `yaml` library, which keeps
  * source ranges, only when a message needs one: js-yaml (the reader) does not keep them.
  */
 export function valuesPosition(text: string, path: readonly PropertyKey[]): ValuesPosition | undefined {
+  // The `yaml` library spends ~1.5 KB a node: a file past the manifests' node limit goes without a position.
+  if (countYamlCollections(text).problem !== undefined) return undefined;
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: false });
   let node: unknown = doc.contents;
