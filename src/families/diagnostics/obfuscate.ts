@@ -185,7 +185,8 @@ function sample(families: Map<string, Family>, line: string, lineNo: number): vo
   }
   const special = type === 'histogram' ? 'le' : 'quantile';
   const own = labels.filter(([n]) => n !== special || suffix === '_sum' || suffix === '_count');
-  const key = JSON.stringify(own);
+  // One series whatever the order its lines name their labels in (expfmt groups by signature).
+  const key = JSON.stringify([...own].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   let m = f.byLabels.get(key);
   if (!m) {
     m = { labels: own, value: 0, points: [], sum: 0, count: 0 };

@@ -91,6 +91,22 @@ describe('diagnostics proxy-metrics --obfuscate', () => {
     );
   });
 
+  it('keeps one histogram series when its lines name their labels in another order', () => {
+    const input = [
+      '# TYPE h histogram',
+      'h_bucket{a="1",b="2",le="1"} 1',
+      'h_bucket{b="2",a="1",le="+Inf"} 2',
+      'h_sum{b="2",a="1"} 3',
+      'h_count{a="1",b="2"} 2',
+      '',
+    ].join('\n');
+    expect(obfuscateMetrics(input)).toBe(
+      ['# TYPE h histogram', 'h_bucket{a="1",b="2",le="1"} 1', 'h_bucket{a="1",b="2",le="+Inf"} 2', 'h_sum{a="1",b="2"} 3', 'h_count{a="1",b="2"} 2', ''].join(
+        '\n',
+      ),
+    );
+  });
+
   it("formats floats as Go's strconv g with shortest precision", async () => {
     const { goFloat } = await import('../../../src/families/diagnostics/obfuscate.js');
     expect([1733440000, 1, 0, -0, 123456, 1234567, 0.0001, 0.00001, 1.5e300, -2.5e-7, 0.1].map(goFloat)).toEqual([
