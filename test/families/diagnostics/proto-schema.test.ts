@@ -2,7 +2,17 @@ import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import { describe, expect, it } from 'vitest';
 import { goJsonIndent, goYaml, goYamlKeyLess } from '../../../src/families/diagnostics/goJson.js';
 import * as m from '../../../src/families/diagnostics/proto/messages.js';
-import { decode, encode, float32Value, goName, MAX_DEPTH, ProtoDecodeError, type GoJson } from '../../../src/families/diagnostics/proto/schema.js';
+import { BinaryReader } from '@bufbuild/protobuf/wire';
+import {
+  decode,
+  delimitedEnd,
+  encode,
+  float32Value,
+  goName,
+  MAX_DEPTH,
+  ProtoDecodeError,
+  type GoJson,
+} from '../../../src/families/diagnostics/proto/schema.js';
 
 describe('proxy-API field tables and the Go JSON view', () => {
   it('decodes what it encodes, leaving zero values out and keeping set oneof members', () => {
@@ -69,6 +79,11 @@ describe('proxy-API field tables and the Go JSON view', () => {
     expect(() => decode(m.RequestMatch, bytes)).toThrow(ProtoDecodeError);
     const ok = encode(m.PortSpec, { workload: 'abc', port: 1 });
     expect(() => decode(m.PortSpec, ok.subarray(0, 3))).toThrow(ProtoDecodeError);
+    // A length prefix past the end is named as such, not left to the reader's RangeError.
+    expect(() => delimitedEnd(new BinaryReader(Uint8Array.from([0x7f, 0x61])))).toThrow(
+      new ProtoDecodeError("a length of 127 bytes runs past the message's end"),
+    );
+    expect(delimitedEnd(new BinaryReader(Uint8Array.from([0x01, 0x61])))).toBe(2);
   });
 
   it('names Go identifiers as protoc-gen-go', () => {

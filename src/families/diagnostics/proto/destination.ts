@@ -1,5 +1,5 @@
 import { BinaryReader, BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
-import { delimitedEnd } from './schema.js';
+import { ProtoDecodeError, delimitedEnd } from './schema.js';
 
 /*
  * The few messages of io.linkerd.proxy.destination that `diagnostics endpoints` uses, written from
@@ -53,6 +53,7 @@ function each(r: BinaryReader, end: number, onField: (field: number, type: WireT
     const [field, type] = r.tag();
     onField(field, type);
   }
+  if (r.pos !== end) throw new ProtoDecodeError('truncated message');
 }
 
 function mapEntry(r: BinaryReader, into: Record<string, string>): void {

@@ -47,6 +47,7 @@ export class ProtoDecodeError extends Error {}
 /** Reads a length prefix and returns where the delimited body ends (the prefix read first, then the position). */
 export function delimitedEnd(r: BinaryReader): number {
   const len = r.uint32();
+  if (len > r.len - r.pos) throw new ProtoDecodeError(`a length of ${len} bytes runs past the message's end`);
   return r.pos + len;
 }
 
@@ -144,8 +145,7 @@ function readMessage(r: BinaryReader, def: MessageDef, end: number, depth: numbe
     if (f.map) {
       readMapEntry(r, slot.map);
     } else if (typeof f.type === 'function') {
-      const len = r.uint32();
-      const v = readMessage(r, f.type(), r.pos + len, depth + 1);
+      const v = readMessage(r, f.type(), delimitedEnd(r), depth + 1);
       if (f.repeated) slot.list.push(v);
       else slot.last = v;
     } else if (f.repeated && isScalarWire(f.type) && wire === WireType.LengthDelimited) {
