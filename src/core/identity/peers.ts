@@ -122,7 +122,11 @@ export async function assessPeers(peers: readonly PeerFacts[], local: LocalTrust
   return Promise.all(
     peers.map(async (p): Promise<PeerTrust> => {
       if (p.error !== undefined) return { name: p.name, via: p.via, status: 'unknown', error: p.error, controlPlane: [] };
-      const peerAnchors = anchorsOf(p.anchorsPem);
+      const pem = p.anchorsPem?.trim() ?? '';
+      const decoded = pem === '' ? undefined : decodeCertificates(pem);
+      // Anchors that do not decode say nothing of what the peer trusts: it cannot be judged.
+      if (decoded !== undefined && !decoded.ok) return { name: p.name, via: p.via, status: 'unknown', error: 'cannot parse trust anchors', controlPlane: [] };
+      const peerAnchors = decoded?.ok ? decoded.certificates : [];
       // An empty identityTrustAnchorsPEM is an external CA, not a peer that trusts nothing.
       const anchorsKnown = peerAnchors.length > 0;
       const controlPlane = refs(peerAnchors);

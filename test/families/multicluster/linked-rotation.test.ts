@@ -536,4 +536,20 @@ describe('identity rotate: linked clusters without a gateway, and with an extern
         '* east (Link linkerd-multicluster/east): its trust anchors are not in its linkerd-config (external CA), so whether it trusts the anchors that would remain cannot be read: make sure it does\n',
     );
   });
+
+  it('a peer whose anchors do not decode is unknown, not an external CA: remove-anchor is blocked', async () => {
+    const { east, west, t } = await twoClusters();
+    editLinkerdConfig(east, (v) => {
+      v.identityTrustAnchorsPEM = '-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydA==\n-----END CERTIFICATE-----\n';
+    });
+    const next = await newAnchorFiles(t, 'new-ca');
+    apply(west, (await addAnchor({ ...step(west), trustAnchorFile: next.crt })).objects);
+    restartMeshedPods(west, new Date(Date.now() - HOUR));
+    apply(west, (await switchIssuer({ ...step(west), generate: { trustAnchorKeyFile: next.key } })).objects);
+    restartMeshedPods(west, new Date());
+    const removed = removeAnchor({ ...step(west), keep: [sha(next.anchor.certPem)] });
+    await expect(removed).rejects.toThrow(
+      /\* east \(Link linkerd-multicluster\/east\): cannot be read, so it may lack the anchors that would remain: cannot parse trust anchors/,
+    );
+  });
 });
