@@ -25,73 +25,50 @@ import type { CliIo } from '../cli/kit/io.js';
 type Main = typeof import('../cli/main.js');
 
 /** The launcher's rule for a request it may serve: at most this many words, each of these characters. */
-export const MAX_WORDS = 5;
-export const WORD = /^[a-z0-9-]+$/;
+const MAX_WORDS = 5;
+const WORD = /^[a-z0-9-]+$/;
 
 /** The file (under dist/fast/) holding the output of `linkerd <args…>`: the words joined by dots, as bin/linkerd names it. */
 export function fileOf(args: readonly string[]): string {
   return ['linkerd', ...args].join('.');
 }
 
-/** Every way to name the command at each path below `cmd`: its name or any alias, word by word. */
-function commandPaths(cmd: Command, prefix: string[][] = [[]]): string[][][] {
-  const out: string[][][] = [];
+/** A command, every way to name it from the root (its name or any alias, word by word), and whether the way passes a deprecated command. */
+interface CommandPath {
+  variants: string[][];
+  cmd: Command;
+  deprecated: boolean;
+}
+
+/** Every command below `cmd`, with the words that reach it. */
+function commandPaths(cmd: Command, prefix: string[][] = [[]], deprecated = false): CommandPath[] {
+  const out: CommandPath[] = [];
   for (const sub of cmd.commands) {
     const names = [sub.name(), ...sub.aliases()];
     const here = prefix.flatMap((p) => names.map((n) => [...p, n]));
-    out.push(here, ...commandPaths(sub, here));
+    const through = deprecated || isDeprecated(sub);
+    out.push({ variants: here, cmd: sub, deprecated: through }, ...commandPaths(sub, here, through));
   }
   return out;
 }
 
-/** Whether dispatching `words` from `program` passes a deprecated command. */
-function throughDeprecated(program: Command, words: readonly string[]): boolean {
-  let cmd = program;
-  for (const w of words) {
-    const sub = cmd.commands.find((c) => c.name() === w || c.aliases().includes(w));
-    if (!sub) return false;
-    if (isDeprecated(sub)) return true;
-    cmd = sub;
-  }
-  return false;
-}
-
 /**
  * The requests whose answer is fixed at build time: for the root and every command path (by name
- * or alias), its help as `--help`, `-h` and `help <path>` (a deprecated one only as `help <path>`); a command with subcommands named alone
- * (a bare group prints its help, when its output is the same as with `--help`: checked by the
- * caller); `version --client` with and without `--short`.
+ * or alias), its help as `--help`, `-h` and `help <path>` (through a deprecated command only as
+ * `help <path>`: its `--help` also writes the deprecation to stderr); a command with subcommands
+ * named alone (a bare group prints its help, when its output is the same as with `--help`: checked
+ * by the caller); `version --client` with and without `--short`.
  */
 export function constantRequests(program: Command): { help: string[][]; bare: string[][]; other: string[][] } {
-  const paths = [[[]] as string[][], ...commandPaths(program)];
   const help: string[][] = [];
   const bare: string[][] = [];
-  const groups = new Set<string>();
-  const walk = (cmd: Command, names: string[]) => {
-    if (cmd.commands.length > 0) groups.add(names.join(' '));
-    for (const s of cmd.commands) walk(s, [...names, s.name()]);
-  };
-  walk(program, []);
-  for (const variants of paths) {
+  for (const { variants, cmd, deprecated } of [{ variants: [[]], cmd: program, deprecated: false }, ...commandPaths(program)]) {
     for (const p of variants) {
-      // A deprecated command's --help also writes its deprecation to stderr; `help PATH` does not.
-      if (!throughDeprecated(program, p)) help.push([...p, '--help'], [...p, '-h']);
+      if (!deprecated) help.push([...p, '--help'], [...p, '-h']);
       help.push(['help', ...p]);
+      if (cmd.commands.length > 0) bare.push(p);
     }
   }
-  // A bare group, by any of its names: the canonical path decides whether it is a group.
-  const canonical = (p: string[]): string => {
-    let cmd = program;
-    const names: string[] = [];
-    for (const w of p) {
-      const sub = cmd.commands.find((c) => c.name() === w || c.aliases().includes(w));
-      if (!sub) return '';
-      cmd = sub;
-      names.push(sub.name());
-    }
-    return names.join(' ');
-  };
-  for (const variants of paths) for (const p of variants) if (groups.has(canonical(p))) bare.push(p);
   const other = [
     ['version', '--client'],
     ['version', '--client', '--short'],
@@ -179,7 +156,7 @@ export async function writeConstantOutputs(bundleMain: string, out: string, buil
   const files = new Map<string, string>();
   const keep = async (args: string[], sameAs?: string) => {
     const a = await answer(main, args, env);
-    if (a.code !== 0 || a.stderr !== '' || listed()) return undefined;
+    if (a.code !== 0 || a.stderr !== '') return undefined;
     if (sameAs !== undefined && a.stdout !== sameAs) return undefined;
     files.set(fileOf(args), a.stdout);
     return a.stdout;
