@@ -1,7 +1,7 @@
 import type { AccessReview, KubeClient } from '../kube/kubeClient.js';
 
 /** `deployments.apps`, or `secrets` for the core group (Go's GroupKind.String of resource and group). */
-export const groupKind = (group: string, resource: string): string => (group === '' ? resource : `${resource}.${group}`);
+const groupKind = (group: string, resource: string): string => (group === '' ? resource : `${resource}.${group}`);
 
 /**
  * linkerd's ResourceAuthz: a SelfSubjectAccessReview of `review`; undefined when allowed, else

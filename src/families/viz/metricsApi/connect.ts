@@ -2,7 +2,7 @@ import { UserError } from '../../../core/errors.js';
 import { runningPodOf } from '../../../core/kube/grpcForward.js';
 import { connectKube, type KubeClient } from '../../../core/kube/kubeClient.js';
 import type { KubeSelection } from '../../../core/kube/kubeconfig.js';
-import { findVizNamespace, VIZ_INSTALL_NAMESPACE } from '../vizConnection.js';
+import { findVizNamespace } from '../vizConnection.js';
 import { METRICS_API_DEPLOYMENT, metricsApiAt, metricsApiOfPod, type MetricsApi } from './client.js';
 
 /*
@@ -50,7 +50,7 @@ export async function openMetricsApi(target: MetricsApiTarget): Promise<OpenedMe
       throw cannotConnect('Kubernetes', e);
     }
     try {
-      const ns = (await findVizNamespace(kube, target.vizNamespace)).metadata?.name ?? VIZ_INSTALL_NAMESPACE;
+      const ns = (await findVizNamespace(kube, target.vizNamespace)).metadata?.name ?? '';
       if (target.apiAddr) api = metricsApiAt(target.apiAddr);
       else api = await metricsApiOfPod(kube, ns, await runningPodOf(kube, ns, METRICS_API_DEPLOYMENT));
     } catch (e) {

@@ -5,7 +5,7 @@ import { connectKube, type KubeClient } from '../../../core/kube/kubeClient.js';
 import type { KubeSelection } from '../../../core/kube/kubeconfig.js';
 import { openTap, TapStreamError, type TapStream } from './client.js';
 import type { TapEvent } from './proto.js';
-import { ensureVizReachable } from './reachable.js';
+import { vizNamespace } from '../vizConnection.js';
 import type { TapCommandParams } from './flags.js';
 import { buildTapByResourceRequest } from './request.js';
 
@@ -34,7 +34,10 @@ export async function startTap(cluster: KubeSelection, params: TapCommandParams,
       if (e instanceof UserError) throw UserError.verbatim(`${e.message}\n`);
       throw e;
     }
-    await ensureVizReachable(client, params.vizNamespace);
+    // linkerd's CheckClientOrExit, the part tap relies on: viz is installed (`--viz-namespace`, else
+    // the namespace labelled `linkerd.io/extension: viz`; `linkerd-viz` for a user who may not list
+    // namespaces). The real command also port-forwards to metrics-api here and discards it.
+    await vizNamespace(client, params.vizNamespace);
     let stream: TapStream;
     try {
       stream = await openTap(client, req);
