@@ -3,6 +3,8 @@
  * (`rpc error: code = NotFound desc = …`), which the real CLI shows as is.
  */
 
+import { CONNECT_ERRNO_TEXT } from './netErrorText.js';
+
 const CODE_NAMES = [
   'OK',
   'Canceled',
@@ -33,16 +35,6 @@ export function grpcErrorText(code: number, details: string): string {
   return `rpc error: code = ${grpcCodeName(code)} desc = ${details}`;
 }
 
-/** Node's connect errnos in the words Go's syscall.Errno prints. */
-const ERRNO_TEXT: Readonly<Record<string, string>> = {
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset by peer',
-  EHOSTUNREACH: 'no route to host',
-  ENETUNREACH: 'network is unreachable',
-  EADDRNOTAVAIL: 'cannot assign requested address',
-  ETIMEDOUT: 'connection timed out',
-};
-
 // grpc-js: `No connection established. Last error: Error: connect ECONNREFUSED 127.0.0.1:1. Resolution note: `
 const NO_CONNECTION = /^No connection established\. Last error: (?:Error: )?connect (E[A-Z]+) (\S+?)\.?(?: Resolution note: (.*))?$/s;
 
@@ -57,7 +49,7 @@ export function grpcGoDetails(details: string): string {
   if (m) {
     const errno = m[1] ?? '';
     const addr = m[2] ?? '';
-    const reason = ERRNO_TEXT[errno] ?? errno.toLowerCase();
+    const reason = CONNECT_ERRNO_TEXT[errno] ?? errno.toLowerCase();
     return `connection error: desc = "transport: Error while dialing: dial tcp ${addr}: connect: ${reason}"`;
   }
   return details.replace(/\.?\s*Resolution note:\s*$/, '').trim();

@@ -137,21 +137,33 @@ function proxyRefusal(e: NodeNetError): string | undefined {
   return PROXY_STATUS_TEXT[m[1]] ?? `${m[1]} status from the proxy`;
 }
 
+/**
+ * Node's errno of a failed connect(2) in the words Go's syscall.Errno prints (`connect: <this>`).
+ * ETIMEDOUT is the kernel giving up; a dial that Go's own deadline ends is `i/o timeout` instead.
+ */
+export const CONNECT_ERRNO_TEXT: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset by peer',
+  EHOSTUNREACH: 'no route to host',
+  ENETUNREACH: 'network is unreachable',
+  EADDRNOTAVAIL: 'cannot assign requested address',
+  ETIMEDOUT: 'connection timed out',
+};
+
 function dialText(e: NodeNetError, ctx: NetErrorContext): string | undefined {
   const code = e.code ?? '';
   const lookupHost = e.hostname ?? (ctx.proxy ?? ctx.target).hostname;
   switch (code) {
-    case 'ECONNREFUSED':
-      return `dial tcp ${dialAddress(e, ctx)}: connect: connection refused`;
     case 'ENOTFOUND':
       return `dial tcp: lookup ${lookupHost}: no such host`;
     case 'EAI_AGAIN':
       return `dial tcp: lookup ${lookupHost}: Temporary failure in name resolution`;
+    case 'ECONNREFUSED':
     case 'EHOSTUNREACH':
-      return `dial tcp ${dialAddress(e, ctx)}: connect: no route to host`;
     case 'ENETUNREACH':
-      return `dial tcp ${dialAddress(e, ctx)}: connect: network is unreachable`;
+      return `dial tcp ${dialAddress(e, ctx)}: connect: ${CONNECT_ERRNO_TEXT[code] ?? ''}`;
     case 'ETIMEDOUT':
+      // The request's dial deadline (Go's dialer) ended it.
       return `dial tcp ${dialAddress(e, ctx)}: i/o timeout`;
     default:
       return undefined;
